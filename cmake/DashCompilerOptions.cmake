@@ -1,0 +1,22 @@
+# Warning and sanitizer settings for everything this project compiles itself.
+# They never leak into the installed package: consumers choose their own flags.
+
+add_library(dash_warnings INTERFACE)
+target_compile_options(dash_warnings INTERFACE
+  $<$<CXX_COMPILER_ID:GNU,Clang>:-Wall -Wextra -Wpedantic -Wshadow -Wconversion
+    -Wsign-conversion -Wnon-virtual-dtor -Wold-style-cast -Woverloaded-virtual
+    -Wnull-dereference -Wimplicit-fallthrough>
+  $<$<AND:$<CXX_COMPILER_ID:GNU,Clang>,$<BOOL:${DASH_WARNINGS_AS_ERRORS}>>:-Werror>)
+
+if(DASH_SANITIZE)
+  string(REPLACE "," ";" _dash_sanitizers "${DASH_SANITIZE}")
+  foreach(_s IN LISTS _dash_sanitizers)
+    if(NOT _s MATCHES "^(address|undefined|leak|thread)$")
+      message(FATAL_ERROR "DASH_SANITIZE: unknown sanitizer '${_s}' "
+                          "(allowed: address, undefined, leak, thread)")
+    endif()
+  endforeach()
+  add_compile_options(-fsanitize=${DASH_SANITIZE} -fno-omit-frame-pointer
+                      -fno-sanitize-recover=undefined)
+  add_link_options(-fsanitize=${DASH_SANITIZE})
+endif()

@@ -1,0 +1,92 @@
+# Test registration helpers (DESIGN.md §5).
+#
+#   dash_add_unit_test(<name> SOURCES ... [LIBS ...])
+#       A GoogleTest executable without MPI; each test case becomes one CTest entry.
+#   dash_add_mpi_test(<name> SOURCES ... [RANKS 1 2 3 4 5 8] [TIMEOUT s] [LIBS ...] [LABELS ...])
+#       A GoogleTest executable with the MPI-aware main (test/support); registered once per rank
+#       count as <name>.np<k>.
+#   dash_add_mpi_run(<test> NP <k> [TIMEOUT s] [LABELS ...] COMMAND <exe> [args...])
+#       Runs any program under the MPI launcher (examples, lifecycle tests with their own main).
+#   dash_add_compile_fail_test(<name> SOURCE <cpp> EXPECT <regex> [LIBS ...])
+#       A translation unit that must not compile; passes only if the compiler rejects it with a
+#       diagnostic matching <regex>.
+
+include(GoogleTest)
+find_package(GTest REQUIRED)
+
+set(DASH_TEST_DEFAULT_RANKS 1 2 3 4 5 8 CACHE STRING "Rank counts of every MPI test")
+set(DASH_TEST_DEFAULT_TIMEOUT 120 CACHE STRING "Default timeout (s) of an MPI test")
+
+execute_process(COMMAND ${MPIEXEC_EXECUTABLE} --version
+  OUTPUT_VARIABLE _dash_mpiexec_version ERROR_VARIABLE _dash_mpiexec_version
+  RESULT_VARIABLE _dash_mpiexec_rc)
+set(DASH_MPIEXEC_FLAGS "")
+set(DASH_MPI_TEST_ENVIRONMENT "")
+if(_dash_mpiexec_version MATCHES "Open MPI|OpenRTE")
+  # More ranks than cores need --oversubscribe; idle ranks yield the core instead of spinning.
+  list(APPEND DASH_MPIEXEC_FLAGS --oversubscribe)
+  list(APPEND DASH_MPI_TEST_ENVIRONMENT
+    OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_mpi_yield_when_idle=1
+    OMPI_MCA_rmaps_base_oversubscribe=1)
+endif()
+
+if(DASH_SANITIZE)
+  # MPI's own allocations are not ours to fix: leaks inside libmpi and its helpers are suppressed.
+  list(APPEND DASH_MPI_TEST_ENVIRONMENT
+    "LSAN_OPTIONS=suppressions=${PROJECT_SOURCE_DIR}/test/support/lsan.supp:print_suppressions=0"
+    "ASAN_OPTIONS=detect_odr_violation=0")
+endif()
+
+function(dash_add_mpi_run test_name)
+  cmake_parse_arguments(ARG "" "NP;TIMEOUT" "COMMAND;LABELS" ${ARGN})
+  if(NOT ARG_TIMEOUT)
+    set(ARG_TIMEOUT ${DASH_TEST_DEFAULT_TIMEOUT})
+  endif()
+  # The harness gives up waiting for lagging ranks well before CTest kills the job, so a failure
+  # on one rank is reported as such rather than as a timeout.
+  math(EXPR agree_timeout "${ARG_TIMEOUT} * 2 / 3")
+  add_test(NAME ${test_name}
+    COMMAND ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${ARG_NP} ${DASH_MPIEXEC_FLAGS}
+            ${MPIEXEC_PREFLAGS} ${ARG_COMMAND} ${MPIEXEC_POSTFLAGS})
+  set_tests_properties(${test_name} PROPERTIES
+    TIMEOUT ${ARG_TIMEOUT}
+    PROCESSORS ${ARG_NP}
+    LABELS "mpi;np${ARG_NP};${ARG_LABELS}"
+    ENVIRONMENT "${DASH_MPI_TEST_ENVIRONMENT};DASH_TEST_AGREE_TIMEOUT=${agree_timeout}")
+endfunction()
+
+function(dash_add_mpi_test name)
+  cmake_parse_arguments(ARG "" "TIMEOUT" "SOURCES;RANKS;LIBS;LABELS" ${ARGN})
+  if(NOT ARG_RANKS)
+    set(ARG_RANKS ${DASH_TEST_DEFAULT_RANKS})
+  endif()
+  add_executable(${name} ${ARG_SOURCES})
+  target_link_libraries(${name} PRIVATE dash_mpi_gtest_main dash_warnings ${ARG_LIBS})
+  foreach(np IN LISTS ARG_RANKS)
+    dash_add_mpi_run(${name}.np${np} NP ${np} TIMEOUT ${ARG_TIMEOUT} LABELS ${ARG_LABELS}
+                     COMMAND $<TARGET_FILE:${name}>)
+  endforeach()
+endfunction()
+
+function(dash_add_unit_test name)
+  cmake_parse_arguments(ARG "" "" "SOURCES;LIBS" ${ARGN})
+  add_executable(${name} ${ARG_SOURCES})
+  target_link_libraries(${name} PRIVATE GTest::gtest_main dash_warnings ${ARG_LIBS})
+  gtest_discover_tests(${name} TEST_PREFIX "unit." PROPERTIES LABELS "unit" TIMEOUT 60
+                       DISCOVERY_TIMEOUT 60)
+endfunction()
+
+function(dash_add_compile_fail_test name)
+  cmake_parse_arguments(ARG "" "SOURCE;EXPECT" "LIBS" ${ARGN})
+  set(target compile_fail_${name})
+  add_library(${target} OBJECT EXCLUDE_FROM_ALL ${ARG_SOURCE})
+  target_link_libraries(${target} PRIVATE ${ARG_LIBS})
+  set_target_properties(${target} PROPERTIES EXCLUDE_FROM_DEFAULT_BUILD ON)
+  add_test(NAME compile_fail.${name}
+    COMMAND ${CMAKE_COMMAND} -DBUILD_DIR=${PROJECT_BINARY_DIR} -DTARGET=${target}
+            -DCONFIG=$<CONFIG> "-DEXPECT=${ARG_EXPECT}"
+            -P ${PROJECT_SOURCE_DIR}/cmake/DashExpectCompileFailure.cmake)
+  # Tests that run the build system share the build tree; serialise them.
+  set_tests_properties(compile_fail.${name} PROPERTIES
+    LABELS "compile_fail" RESOURCE_LOCK build_tree TIMEOUT 300)
+endfunction()

@@ -1,0 +1,107 @@
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <cstdlib>
+#include <string>
+#include <utility>
+
+#include <dash/comm/config.hpp>
+#include <dash/comm/exception.hpp>
+
+extern char** environ;  // POSIX: the process environment, scanned for unknown DASH_* names
+
+namespace dash::comm {
+
+namespace {
+
+constexpr std::array<std::pair<std::string_view, LogLevel>, 6> log_levels{{
+    {"off", LogLevel::off},
+    {"error", LogLevel::error},
+    {"warn", LogLevel::warn},
+    {"info", LogLevel::info},
+    {"debug", LogLevel::debug},
+    {"trace", LogLevel::trace},
+}};
+
+constexpr std::array<std::pair<std::string_view, ThreadLevel>, 4> thread_levels{{
+    {"single", ThreadLevel::single},
+    {"funneled", ThreadLevel::funneled},
+    {"serialized", ThreadLevel::serialized},
+    {"multiple", ThreadLevel::multiple},
+}};
+
+std::string lowercase(std::string_view text) {
+  std::string result(text);
+  std::transform(result.begin(), result.end(), result.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return result;
+}
+
+// Looks `variable` up and maps it through `table`; unset keeps `fallback`.
+template <class Value, std::size_t N>
+Value parse_choice(const char* variable, const std::array<std::pair<std::string_view, Value>, N>& table,
+                   Value fallback) {
+  const char* raw = std::getenv(variable);
+  if (raw == nullptr) {
+    return fallback;
+  }
+  const std::string value = lowercase(raw);
+  for (const auto& [name, choice] : table) {
+    if (value == name) {
+      return choice;
+    }
+  }
+  std::string expected = "one of";
+  for (std::size_t i = 0; i < N; ++i) {
+    expected += (i == 0 ? " " : ", ");
+    expected += table[i].first;
+  }
+  throw invalid_argument("dash::init", std::string("environment variable ") + variable,
+                         std::string_view(raw), expected);
+}
+
+template <class Value, std::size_t N>
+std::string_view name_of(Value value, const std::array<std::pair<std::string_view, Value>, N>& table) {
+  for (const auto& [name, choice] : table) {
+    if (choice == value) {
+      return name;
+    }
+  }
+  return "?";
+}
+
+}  // namespace
+
+Config config_from_environment() {
+  Config config;
+  config.log_level = parse_choice("DASH_LOG_LEVEL", log_levels, config.log_level);
+  config.thread_level = parse_choice("DASH_THREAD_LEVEL", thread_levels, config.thread_level);
+  config.thread_level_from_environment = std::getenv("DASH_THREAD_LEVEL") != nullptr;
+  return config;
+}
+
+const std::vector<std::string_view>& known_variables() {
+  static const std::vector<std::string_view> names{"DASH_LOG_LEVEL", "DASH_THREAD_LEVEL"};
+  return names;
+}
+
+std::vector<std::string> unknown_dash_variables() {
+  std::vector<std::string> unknown;
+  const auto& known = known_variables();
+  for (char** entry = environ; entry != nullptr && *entry != nullptr; ++entry) {
+    const std::string_view assignment(*entry);
+    if (!assignment.starts_with("DASH_")) {
+      continue;
+    }
+    const std::string_view name = assignment.substr(0, assignment.find('='));
+    if (std::find(known.begin(), known.end(), name) == known.end()) {
+      unknown.emplace_back(name);
+    }
+  }
+  return unknown;
+}
+
+std::string_view to_string(LogLevel level) noexcept { return name_of(level, log_levels); }
+std::string_view to_string(ThreadLevel level) noexcept { return name_of(level, thread_levels); }
+
+}  // namespace dash::comm

@@ -1,0 +1,206 @@
+#include <string>
+
+#include <mpi.h>
+
+#include <dash/comm/environment.hpp>
+#include <dash/comm/exception.hpp>
+#include <dash/comm/log.hpp>
+#include <dash/comm/mpi_call.hpp>
+
+#include "log_identity.hpp"
+
+namespace dash {
+
+namespace {
+
+enum class Phase { never_initialized, active, finalized };
+
+// Process-wide runtime state. init/finalize are called from the main thread only (documented in
+// docs/configuration.md), so no lock is needed.
+struct Runtime {
+  Phase phase = Phase::never_initialized;
+  bool owns_mpi = false;
+  MPI_Comm comm = MPI_COMM_NULL;
+  int rank = -1;
+  int size = 0;
+  comm::ThreadLevel provided = comm::ThreadLevel::single;
+  comm::Config config;
+};
+
+Runtime& runtime() {
+  static Runtime state;
+  return state;
+}
+
+const Runtime& active_runtime(std::string_view function) {
+  const Runtime& state = runtime();
+  switch (state.phase) {
+    case Phase::active:
+      return state;
+    case Phase::never_initialized:
+      throw InvalidState(std::string(function) +
+                         ": the library is not initialised; call dash::init or create a "
+                         "dash::Environment first");
+    case Phase::finalized:
+      break;
+  }
+  throw InvalidState(std::string(function) +
+                     ": the library has been finalised (dash::finalize was called)");
+}
+
+int to_mpi_thread_level(comm::ThreadLevel level) {
+  switch (level) {
+    case comm::ThreadLevel::single:
+      return MPI_THREAD_SINGLE;
+    case comm::ThreadLevel::funneled:
+      return MPI_THREAD_FUNNELED;
+    case comm::ThreadLevel::serialized:
+      return MPI_THREAD_SERIALIZED;
+    case comm::ThreadLevel::multiple:
+      break;
+  }
+  return MPI_THREAD_MULTIPLE;
+}
+
+comm::ThreadLevel from_mpi_thread_level(int level) {
+  if (level >= MPI_THREAD_MULTIPLE) {
+    return comm::ThreadLevel::multiple;
+  }
+  if (level >= MPI_THREAD_SERIALIZED) {
+    return comm::ThreadLevel::serialized;
+  }
+  if (level >= MPI_THREAD_FUNNELED) {
+    return comm::ThreadLevel::funneled;
+  }
+  return comm::ThreadLevel::single;
+}
+
+}  // namespace
+
+void init() { init(nullptr, nullptr); }
+
+void init(int* argc, char*** argv) {
+  Runtime& state = runtime();
+  if (state.phase == Phase::active) {
+    throw InvalidState(
+        "dash::init: the library is already initialised (dash::init was called twice without "
+        "dash::finalize in between)");
+  }
+  int mpi_finalized = 0;
+  comm::check_mpi(MPI_Finalized(&mpi_finalized), "dash::init: MPI_Finalized");
+  if (mpi_finalized) {
+    throw InvalidState(
+        "dash::init: MPI has already been finalised in this process and cannot be initialised "
+        "again");
+  }
+  const comm::Config config = comm::config_from_environment();
+
+  int mpi_initialized = 0;
+  comm::check_mpi(MPI_Initialized(&mpi_initialized), "dash::init: MPI_Initialized");
+  int provided = MPI_THREAD_SINGLE;
+  bool owns_mpi = false;
+  if (mpi_initialized) {
+    comm::check_mpi(MPI_Query_thread(&provided), "dash::init: MPI_Query_thread");
+  } else {
+    comm::check_mpi(MPI_Init_thread(argc, argv, to_mpi_thread_level(config.thread_level), &provided),
+                    "dash::init: MPI_Init_thread");
+    owns_mpi = true;
+  }
+  const comm::ThreadLevel provided_level = from_mpi_thread_level(provided);
+  if (config.thread_level_from_environment && provided_level < config.thread_level) {
+    if (owns_mpi) {
+      MPI_Finalize();
+    }
+    throw InvalidState(std::string("dash::init: DASH_THREAD_LEVEL asks for MPI thread level '") +
+                       std::string(comm::to_string(config.thread_level)) + "' but MPI provides only '" +
+                       std::string(comm::to_string(provided_level)) + "'");
+  }
+
+  MPI_Comm comm = MPI_COMM_NULL;
+  comm::check_mpi(MPI_Comm_dup(MPI_COMM_WORLD, &comm), "dash::init: MPI_Comm_dup");
+  comm::check_mpi(MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN),
+                  "dash::init: MPI_Comm_set_errhandler");
+  int rank = 0;
+  int size = 0;
+  comm::check_mpi(MPI_Comm_rank(comm, &rank), "dash::init: MPI_Comm_rank");
+  comm::check_mpi(MPI_Comm_size(comm, &size), "dash::init: MPI_Comm_size");
+
+  state.phase = Phase::active;
+  state.owns_mpi = owns_mpi;
+  state.comm = comm;
+  state.rank = rank;
+  state.size = size;
+  state.provided = provided_level;
+  state.config = config;
+
+  comm::set_log_level(config.log_level);
+  comm::detail::set_log_identity(rank, size);
+  if (rank == 0) {
+    for (const std::string& name : comm::unknown_dash_variables()) {
+      comm::log(comm::LogLevel::warn, "unknown environment variable ", name,
+                " is ignored (docs/configuration.md lists the variables dash reads)");
+    }
+  }
+  comm::log(comm::LogLevel::info, "initialised on ", size, " processes; MPI thread level '",
+            comm::to_string(provided_level), "'", owns_mpi ? "" : " (MPI initialised by the application)");
+}
+
+void finalize() {
+  Runtime& state = runtime();
+  if (state.phase != Phase::active) {
+    active_runtime("dash::finalize");
+  }
+  int mpi_finalized = 0;
+  MPI_Finalized(&mpi_finalized);
+  if (mpi_finalized) {
+    state.phase = Phase::finalized;
+    throw InvalidState(
+        "dash::finalize: MPI was finalised before dash::finalize; call dash::finalize first");
+  }
+  state.phase = Phase::finalized;
+  comm::detail::clear_log_identity();
+  comm::check_mpi(MPI_Comm_free(&state.comm), "dash::finalize: MPI_Comm_free");
+  if (state.owns_mpi) {
+    comm::check_mpi(MPI_Finalize(), "dash::finalize: MPI_Finalize");
+  }
+}
+
+bool is_initialized() noexcept { return runtime().phase == Phase::active; }
+
+bool is_finalized() noexcept { return runtime().phase == Phase::finalized; }
+
+int myid() { return active_runtime("dash::myid").rank; }
+
+std::size_t size() { return static_cast<std::size_t>(active_runtime("dash::size").size); }
+
+void barrier() {
+  comm::check_mpi(MPI_Barrier(active_runtime("dash::barrier").comm), "dash::barrier: MPI_Barrier");
+}
+
+Environment::Environment() { init(); }
+
+Environment::Environment(int& argc, char**& argv) { init(&argc, &argv); }
+
+Environment::~Environment() {
+  try {
+    finalize();
+  } catch (const Exception& error) {
+    comm::log(comm::LogLevel::error, "dash::Environment::~Environment: ", error.what());
+  }
+}
+
+namespace comm {
+
+MPI_Comm base_comm() { return active_runtime("dash::comm::base_comm").comm; }
+
+ThreadLevel provided_thread_level() {
+  return active_runtime("dash::comm::provided_thread_level").provided;
+}
+
+bool owns_mpi() { return active_runtime("dash::comm::owns_mpi").owns_mpi; }
+
+const Config& config() { return active_runtime("dash::comm::config").config; }
+
+}  // namespace comm
+
+}  // namespace dash

@@ -1,0 +1,39 @@
+#pragma once
+// Run-time configuration read from DASH_* environment variables (docs/configuration.md lists
+// every one). A malformed value is an error, never silently replaced by a default.
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace dash::comm {
+
+enum class LogLevel { off, error, warn, info, debug, trace };
+
+// The MPI thread support the library asks for. The default, funneled, lets an application run
+// threaded regions (e.g. OpenMP) while only the main thread calls dash; `multiple` is needed by
+// anything that calls the library from several threads at once, and costs locking inside MPI.
+enum class ThreadLevel { single, funneled, serialized, multiple };
+
+struct Config {
+  LogLevel log_level = LogLevel::warn;          // DASH_LOG_LEVEL
+  ThreadLevel thread_level = ThreadLevel::funneled;  // DASH_THREAD_LEVEL
+  // True when DASH_THREAD_LEVEL was set: then the level is a requirement, not a wish, and
+  // dash::init fails if MPI provides less.
+  bool thread_level_from_environment = false;
+};
+
+// Parses the DASH_* variables of the current environment. Throws dash::InvalidArgument naming
+// the variable, its value and the accepted values when one is malformed.
+Config config_from_environment();
+
+// The names of all DASH_* variables the library reads.
+const std::vector<std::string_view>& known_variables();
+
+// DASH_* variables that are set but unknown to the library (usually a typo); dash::init warns.
+std::vector<std::string> unknown_dash_variables();
+
+std::string_view to_string(LogLevel level) noexcept;
+std::string_view to_string(ThreadLevel level) noexcept;
+
+}  // namespace dash::comm
