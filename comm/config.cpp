@@ -80,6 +80,9 @@ Config config_from_environment() {
   return config;
 }
 
+// Prefixes reserved for the test harness and the benchmark runner, which read their own variables.
+constexpr std::array<std::string_view, 2> tool_prefixes{"DASH_TEST_", "DASH_BENCH_"};
+
 const std::vector<std::string_view>& known_variables() {
   static const std::vector<std::string_view> names{"DASH_LOG_LEVEL", "DASH_THREAD_LEVEL"};
   return names;
@@ -90,7 +93,9 @@ std::vector<std::string> unknown_dash_variables() {
   const auto& known = known_variables();
   for (char** entry = environ; entry != nullptr && *entry != nullptr; ++entry) {
     const std::string_view assignment(*entry);
-    if (!assignment.starts_with("DASH_")) {
+    if (!assignment.starts_with("DASH_") ||
+        std::any_of(tool_prefixes.begin(), tool_prefixes.end(),
+                    [&](std::string_view prefix) { return assignment.starts_with(prefix); })) {
       continue;
     }
     const std::string_view name = assignment.substr(0, assignment.find('='));

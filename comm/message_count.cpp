@@ -15,13 +15,13 @@ MessageCount::MessageCount(std::size_t n, MPI_Datatype base, std::string_view fu
     type_ = base;
     return;
   }
-  const std::size_t chunks = n / limit;
-  const std::size_t remainder = n % limit;
-  if (chunks > limit) {
+  if (n > limit * limit) {
     throw out_of_range(function, "count", n,
                        "at most " + std::to_string(limit) + " * " + std::to_string(limit) +
                            " elements in one message");
   }
+  const std::size_t chunks = n / limit;
+  const std::size_t remainder = n % limit;
   const std::string where = std::string(function) + ": ";
   MPI_Datatype chunk = MPI_DATATYPE_NULL;
   MPI_Datatype chunk_run = MPI_DATATYPE_NULL;

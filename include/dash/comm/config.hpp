@@ -31,6 +31,7 @@ Config config_from_environment();
 const std::vector<std::string_view>& known_variables();
 
 // DASH_* variables that are set but unknown to the library (usually a typo); dash::init warns.
+// Names under the tool prefixes DASH_TEST_ and DASH_BENCH_ are not reported.
 std::vector<std::string> unknown_dash_variables();
 
 std::string_view to_string(LogLevel level) noexcept;

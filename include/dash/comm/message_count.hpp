@@ -15,7 +15,7 @@ namespace dash::comm {
 class MessageCount {
 public:
   // Describes `n` elements of `base` for the call `function`. Throws dash::OutOfRange when n
-  // exceeds limit * limit, where even the chunk count would overflow an int.
+  // exceeds limit * limit (with limit = int_count_limit()).
   MessageCount(std::size_t n, MPI_Datatype base, std::string_view function);
   ~MessageCount();
   MessageCount(const MessageCount&) = delete;

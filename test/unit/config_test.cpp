@@ -1,0 +1,72 @@
+#include <cstdlib>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include <dash/comm/config.hpp>
+#include <dash/comm/exception.hpp>
+
+namespace {
+
+// Sets an environment variable for the lifetime of the object.
+class ScopedEnv {
+public:
+  ScopedEnv(const char* name, const char* value) : name_(name) { setenv(name, value, 1); }
+  ~ScopedEnv() { unsetenv(name_); }
+  ScopedEnv(const ScopedEnv&) = delete;
+  ScopedEnv& operator=(const ScopedEnv&) = delete;
+
+private:
+  const char* name_;
+};
+
+TEST(Config, DefaultsWhenUnset) {
+  unsetenv("DASH_LOG_LEVEL");
+  unsetenv("DASH_THREAD_LEVEL");
+  const dash::comm::Config config = dash::comm::config_from_environment();
+  EXPECT_EQ(config.log_level, dash::comm::LogLevel::warn);
+  EXPECT_EQ(config.thread_level, dash::comm::ThreadLevel::funneled);
+  EXPECT_FALSE(config.thread_level_from_environment);
+}
+
+TEST(Config, ParsesLevelsCaseInsensitively) {
+  const ScopedEnv log("DASH_LOG_LEVEL", "DeBuG");
+  const ScopedEnv threads("DASH_THREAD_LEVEL", "multiple");
+  const dash::comm::Config config = dash::comm::config_from_environment();
+  EXPECT_EQ(config.log_level, dash::comm::LogLevel::debug);
+  EXPECT_EQ(config.thread_level, dash::comm::ThreadLevel::multiple);
+  EXPECT_TRUE(config.thread_level_from_environment);
+}
+
+TEST(Config, RejectsMalformedValuesWithTheAcceptedOnes) {
+  const ScopedEnv log("DASH_LOG_LEVEL", "loud");
+  try {
+    dash::comm::config_from_environment();
+    FAIL() << "no exception";
+  } catch (const dash::InvalidArgument& error) {
+    EXPECT_STREQ(error.what(),
+                 "dash::init: invalid argument 'environment variable DASH_LOG_LEVEL' = 'loud'; "
+                 "expected one of off, error, warn, info, debug, trace");
+  }
+}
+
+TEST(Config, RejectsMalformedThreadLevel) {
+  const ScopedEnv threads("DASH_THREAD_LEVEL", "many");
+  EXPECT_THROW(dash::comm::config_from_environment(), dash::InvalidArgument);
+}
+
+TEST(Config, ReportsUnknownDashVariables) {
+  const ScopedEnv typo("DASH_LOG_LEVLE", "info");
+  const std::vector<std::string> unknown = dash::comm::unknown_dash_variables();
+  EXPECT_NE(std::find(unknown.begin(), unknown.end(), "DASH_LOG_LEVLE"), unknown.end());
+  for (const std::string_view known : dash::comm::known_variables()) {
+    EXPECT_EQ(std::find(unknown.begin(), unknown.end(), known), unknown.end()) << known;
+  }
+}
+
+TEST(Config, LevelNames) {
+  EXPECT_EQ(dash::comm::to_string(dash::comm::LogLevel::trace), "trace");
+  EXPECT_EQ(dash::comm::to_string(dash::comm::ThreadLevel::serialized), "serialized");
+}
+
+}  // namespace
