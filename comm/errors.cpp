@@ -1,4 +1,5 @@
 #include <array>
+#include <sstream>
 #include <string>
 
 #include <mpi.h>
@@ -29,13 +30,10 @@ MpiError::MpiError(std::string call, int code, int error_class, std::string mpi_
 namespace detail {
 
 void throw_assertion_failure(std::string_view message, const std::source_location& where) {
-  std::string text = "dash internal check failed at ";
-  text += where.file_name();
-  text += ":" + std::to_string(where.line()) + " in ";
-  text += where.function_name();
-  text += ": ";
-  text += message;
-  throw AssertionFailure(text);
+  std::ostringstream text;
+  text << "dash internal check failed at " << where.file_name() << ':' << where.line() << " in "
+       << where.function_name() << ": " << message;
+  throw AssertionFailure(text.str());
 }
 
 }  // namespace detail

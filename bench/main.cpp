@@ -1,0 +1,150 @@
+// dash-bench: every benchmark next to its baseline, in the same run (docs/benchmarks.md).
+//
+//   dash-bench list
+//   dash-bench run <suite>[/<case>]|all [--quick] [--np N] [--reps N] [--json F] [--csv F]
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdio>
+#include <exception>
+#include <iostream>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+#include <mpi.h>
+
+#include <dash/comm/environment.hpp>
+
+#include "runner/catalogue.hpp"
+#include "runner/environment_header.hpp"
+#include "runner/launcher.hpp"
+#include "runner/registry.hpp"
+#include "runner/report.hpp"
+#include "runner/sweep.hpp"
+
+namespace {
+
+struct RunArguments {
+  std::string target;
+  bool quick = false;
+  int ranks = 2;
+  std::optional<int> reps;
+  int warmup_reps = 1;
+  std::optional<std::size_t> size;
+  std::string json_path;
+  std::string csv_path;
+};
+
+dash::bench::RunOptions run_options(const RunArguments& arguments) {
+  dash::bench::RunOptions options;
+  options.sweep = arguments.quick ? dash::bench::Sweep::quick : dash::bench::Sweep::full;
+  options.warmup_reps = arguments.warmup_reps;
+  options.timed_reps = arguments.reps.value_or(arguments.quick ? 5 : 10);
+  options.size = arguments.size;
+  return options;
+}
+
+// The benchmark run proper, on every rank of the job. Returns the process exit code.
+int run_benchmarks(const RunArguments& arguments, bool ranks_given,
+                   const std::vector<std::string>& command) {
+  const MPI_Comm world = dash::comm::base_comm();
+  const bool is_root = dash::myid() == 0;
+  const int ranks = static_cast<int>(dash::size());
+  if (ranks_given && arguments.ranks != ranks) {
+    if (is_root) {
+      std::fprintf(stderr, "dash-bench: --np %d given, but the MPI job has %d ranks\n",
+                   arguments.ranks, ranks);
+    }
+    return 2;
+  }
+  const dash::bench::RunOptions options = run_options(arguments);
+  if (is_root && dash::bench::build_type() == "Debug") {
+    std::fprintf(stderr, "dash-bench: warning: this is a Debug build; its timings do not "
+                         "represent the library\n");
+  }
+  const auto plan =
+      dash::bench::plan_sweep(dash::bench::select_cases(arguments.target), options, ranks);
+  const auto results = dash::bench::run_sweep(plan, options, world);
+
+  const auto failures = static_cast<std::size_t>(std::count_if(
+      results.begin(), results.end(), [](const auto& result) { return !result.verified(); }));
+  if (is_root) {
+    const auto header = dash::bench::environment_header(world, options, command);
+    const auto rows = dash::bench::result_rows(results);
+    dash::bench::print_table(std::cout, header, rows);
+    std::cout.flush();
+    if (!arguments.json_path.empty()) {
+      dash::bench::write_json_file(arguments.json_path, header, rows);
+    }
+    if (!arguments.csv_path.empty()) {
+      dash::bench::write_csv_file(arguments.csv_path, rows);
+    }
+    if (failures > 0) {
+      std::fprintf(stderr, "dash-bench: VERIFICATION FAILED for %zu of %zu results (see above)\n",
+                   failures, results.size());
+    }
+  }
+  return failures > 0 ? 1 : 0;
+}
+
+int run_command(const RunArguments& arguments, bool ranks_given, int argc, char** argv) {
+  const std::vector<std::string> command(argv, argv + argc);
+  dash::Environment environment(argc, argv);
+  try {
+    return run_benchmarks(arguments, ranks_given, command);
+  } catch (const std::exception& error) {
+    // The other ranks may be waiting in a collective; only an abort ends the job cleanly.
+    std::fprintf(stderr, "dash-bench: error on rank %d: %s\n", dash::myid(), error.what());
+    std::fflush(stderr);
+    MPI_Abort(MPI_COMM_WORLD, 2);
+  }
+  return 2;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"dash-bench: runs each benchmark alternately with its baseline and reports "
+               "median/min/max times and their ratio."};
+  app.require_subcommand(1);
+  CLI::App* list = app.add_subcommand("list", "Print the suites, their cases and baselines");
+  CLI::App* run = app.add_subcommand("run", "Run benchmarks");
+  RunArguments arguments;
+  run->add_option("target", arguments.target, "all, <suite> or <suite>/<case>")->required();
+  run->add_flag("--quick", arguments.quick, "Short sweep with fewer repetitions");
+  CLI::Option* ranks_option =
+      run->add_option("--np", arguments.ranks,
+                      "Ranks to start when dash-bench launches itself under mpiexec (default 2); "
+                      "under a launcher it must match the job size")
+          ->check(CLI::PositiveNumber);
+  run->add_option("--reps", arguments.reps, "Timed repetitions (default 5 with --quick, else 10)")
+      ->check(CLI::PositiveNumber);
+  run->add_option("--warmup", arguments.warmup_reps, "Untimed repetitions before timing")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
+  run->add_option("--size", arguments.size,
+                  "Run every case at this one size (in the case's unit) instead of its sweep; "
+                  "for smoke tests")
+      ->check(CLI::PositiveNumber);
+  run->add_option("--json", arguments.json_path, "Write the header and results as JSON");
+  run->add_option("--csv", arguments.csv_path, "Write the results as CSV");
+  CLI11_PARSE(app, argc, argv);
+
+  try {
+    if (list->parsed()) {
+      dash::bench::print_catalogue(std::cout);
+      return 0;
+    }
+    // Checked before launching so that a typo costs no MPI start-up.
+    dash::bench::select_cases(arguments.target);
+    if (!dash::bench::started_by_mpi_launcher()) {
+      dash::bench::relaunch_under_mpiexec(arguments.ranks, argc, argv);
+    }
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "%s\n", error.what());
+    return 2;
+  }
+  return run_command(arguments, ranks_option->count() > 0, argc, argv);
+}

@@ -1,0 +1,79 @@
+#include "runner/environment_header.hpp"
+
+#include <ctime>
+#include <string_view>
+#include <thread>
+
+#include <dash/comm/mpi_call.hpp>
+
+#include "runner/cache_size.hpp"
+
+// DASH_BENCH_* macros: defined at configure time by bench/CMakeLists.txt.
+
+namespace dash::bench {
+
+namespace {
+
+std::string mpi_library_version() {
+  char text[MPI_MAX_LIBRARY_VERSION_STRING] = {};
+  int length = 0;
+  comm::check_mpi(MPI_Get_library_version(text, &length), "dash-bench: MPI_Get_library_version");
+  std::string_view version(text, static_cast<std::size_t>(length));
+  // Some libraries append newlines and NULs.
+  version = version.substr(0, version.find_last_not_of(std::string_view("\n\r \0", 4)) + 1);
+  return std::string(version);
+}
+
+std::string mpi_standard_version() {
+  int major = 0;
+  int minor = 0;
+  comm::check_mpi(MPI_Get_version(&major, &minor), "dash-bench: MPI_Get_version");
+  return std::to_string(major) + "." + std::to_string(minor);
+}
+
+std::string host_name() {
+  char name[MPI_MAX_PROCESSOR_NAME] = {};
+  int length = 0;
+  comm::check_mpi(MPI_Get_processor_name(name, &length), "dash-bench: MPI_Get_processor_name");
+  return std::string(name, static_cast<std::size_t>(length));
+}
+
+std::string utc_timestamp() {
+  const std::time_t now = std::time(nullptr);
+  std::tm utc{};
+  gmtime_r(&now, &utc);
+  char text[32] = {};
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
+  return text;
+}
+
+}  // namespace
+
+std::string build_type() { return DASH_BENCH_BUILD_TYPE; }
+
+nlohmann::json environment_header(MPI_Comm world, const RunOptions& options,
+                                  const std::vector<std::string>& command) {
+  int ranks = 0;
+  comm::check_mpi(MPI_Comm_size(world, &ranks), "dash-bench: MPI_Comm_size");
+  return nlohmann::json{
+      {"tool", "dash-bench"},
+      {"command", command},
+      {"timestamp", utc_timestamp()},
+      {"host", host_name()},
+      {"cores", std::thread::hardware_concurrency()},
+      {"last_level_cache_bytes", last_level_cache_bytes()},
+      {"ranks", ranks},
+      {"mpi_library", mpi_library_version()},
+      {"mpi_standard", mpi_standard_version()},
+      {"git_revision", DASH_BENCH_GIT_REVISION},
+      {"compiler", DASH_BENCH_COMPILER},
+      {"cxx_flags", DASH_BENCH_CXX_FLAGS},
+      {"build_type", build_type()},
+      {"build_type_cxx_flags", DASH_BENCH_BUILD_TYPE_CXX_FLAGS},
+      {"sweep", options.sweep == Sweep::quick ? "quick" : "full"},
+      {"warmup_reps", options.warmup_reps},
+      {"timed_reps", options.timed_reps},
+  };
+}
+
+}  // namespace dash::bench

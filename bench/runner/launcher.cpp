@@ -1,0 +1,73 @@
+#include "runner/launcher.hpp"
+
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <dash/comm/exception.hpp>
+
+// DASH_BENCH_* macros: defined at configure time by bench/CMakeLists.txt.
+
+namespace dash::bench {
+
+namespace {
+
+// The running executable, so that the relaunch does not depend on PATH or the working directory.
+std::string own_executable(const char* argv0) {
+  std::error_code error;
+  const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", error);
+  return error ? std::string(argv0) : self.string();
+}
+
+}  // namespace
+
+bool started_by_mpi_launcher() {
+  // Open MPI sets OMPI_COMM_WORLD_SIZE, MPICH/Hydra and Slurm PMI_SIZE, PMIx launchers PMIX_RANK.
+  for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK"}) {
+    if (std::getenv(name) != nullptr) {
+      return true;
+    }
+  }
+  return false;
+}
+
+void relaunch_under_mpiexec(int ranks, int argc, char** argv) {
+  std::vector<std::string> command{DASH_BENCH_MPIEXEC, DASH_BENCH_MPIEXEC_NUMPROC_FLAG,
+                                   std::to_string(ranks)};
+  if constexpr (DASH_BENCH_MPIEXEC_IS_OPEN_MPI != 0) {
+    // Open MPI refuses more ranks than it counts slots (cores) without --oversubscribe, and
+    // refuses to run as root unless told that this is intended.
+    command.emplace_back("--oversubscribe");
+    if (geteuid() == 0) {
+      setenv("OMPI_ALLOW_RUN_AS_ROOT", "1", 1);
+      setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1", 1);
+    }
+  }
+  command.push_back(own_executable(argv[0]));
+  for (int index = 1; index < argc; ++index) {
+    command.emplace_back(argv[index]);
+  }
+
+  std::string shown;
+  std::vector<char*> arguments;
+  for (std::string& word : command) {
+    shown += (shown.empty() ? "" : " ") + word;
+    arguments.push_back(word.data());
+  }
+  arguments.push_back(nullptr);
+  std::fprintf(stderr, "dash-bench: launching %s\n", shown.c_str());
+  std::fflush(stderr);
+  execvp(arguments[0], arguments.data());
+  throw Exception("dash-bench: cannot start the MPI launcher '" + command[0] +
+                  "': " + std::strerror(errno) +
+                  "; start dash-bench under mpiexec yourself, e.g. "
+                  "mpiexec -n 2 dash-bench run ...");
+}
+
+}  // namespace dash::bench

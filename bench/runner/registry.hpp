@@ -1,0 +1,84 @@
+#pragma once
+// The catalogue of benchmark cases.
+//
+// A suite describes each of its cases with a `Case` and adds it from its own source file with a
+// namespace-scope `CaseRegistration`, so a new suite never touches the runner. The runner sweeps
+// every selected case over its sizes and active-rank counts and, at each point, alternates the
+// implementation with the baseline it is compared against (docs/benchmarks.md).
+
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <mpi.h>
+
+namespace dash::bench {
+
+// --quick runs a short sweep meant for development; the full sweep is the one to report.
+enum class Sweep { quick, full };
+
+// One sweep point as seen by one of its active ranks.
+struct Problem {
+  std::size_t size;  // in the case's size unit
+  int active_ranks;  // p: ranks 0 .. p-1 of the job run the case, the others only wait
+  MPI_Comm team;     // the p active ranks
+};
+
+// A case set up at one sweep point on one active rank.
+class Workload {
+public:
+  virtual ~Workload() = default;
+  virtual void run_impl() = 0;
+  virtual void run_baseline() = 0;
+  // Restores the inputs and overwrites the outputs with garbage, so that the next run has to
+  // produce everything verify() checks (otherwise a broken implementation could pass on the
+  // output the baseline left behind). Never timed.
+  virtual void reset() = 0;
+  // True when the outputs of the last run are correct.
+  virtual bool verify() const = 0;
+};
+
+// A rate computed from a run time, e.g. bandwidth: rate = work(size, p) / seconds, where work
+// sums over all p active ranks. The runner also reports rate / p as the per-rank rate.
+struct Rate {
+  std::string unit;  // e.g. "GB/s"
+  std::function<double(std::size_t size, int active_ranks)> work;
+};
+
+struct Case {
+  std::string suite;
+  std::string name;
+  std::string impl;       // what is measured
+  std::string baseline;   // what it is compared against
+  std::string size_unit;  // the meaning of a size, e.g. "doubles per array per rank"
+  std::function<std::vector<std::size_t>(Sweep)> sizes;
+  // The values of p to run with in a job of `job_size` ranks.
+  std::function<std::vector<int>(int job_size)> active_rank_counts;
+  std::optional<Rate> rate;  // computed from the best (minimum) time
+  // Called on the active ranks only.
+  std::function<std::unique_ptr<Workload>(const Problem&)> make_workload;
+
+  std::string id() const { return suite + "/" + name; }
+};
+
+// p = 1 (one rank alone, the others idle) and p = the whole job.
+std::vector<int> one_and_all_ranks(int job_size);
+
+// Adds a case to the catalogue during static initialisation.
+class CaseRegistration {
+public:
+  explicit CaseRegistration(Case bench_case);
+};
+
+// All registered cases, grouped by suite (suites in name order, cases in registration order).
+const std::vector<Case>& registered_cases();
+
+// The cases `target` names: "all", "<suite>" or "<suite>/<case>". Throws dash::InvalidArgument
+// when it names none.
+std::vector<const Case*> select_cases(std::string_view target);
+
+}  // namespace dash::bench

@@ -1,0 +1,211 @@
+#include "runner/report.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <string_view>
+
+#include <dash/comm/exception.hpp>
+
+namespace dash::bench {
+
+namespace {
+
+// Column order of the CSV file; the metric columns stay empty for cases without a rate.
+const std::vector<std::string_view> csv_columns{
+    "suite", "case", "impl", "baseline", "p", "size", "size_unit", "reps",
+    "median_s", "min_s", "max_s", "baseline_median_s", "baseline_min_s", "baseline_max_s",
+    "ratio", "verified",
+    "metric", "value", "baseline_value", "per_rank_value", "baseline_per_rank_value"};
+
+nlohmann::json to_row(const Result& result) {
+  const Case& bench_case = *result.point.bench_case;
+  const int p = result.point.active_ranks;
+  nlohmann::json row{
+      {"suite", bench_case.suite},
+      {"case", bench_case.name},
+      {"impl", bench_case.impl},
+      {"baseline", bench_case.baseline},
+      {"p", p},
+      {"size", result.point.size},
+      {"size_unit", bench_case.size_unit},
+      {"reps", result.timed_reps},
+      {"median_s", result.impl.median},
+      {"min_s", result.impl.min},
+      {"max_s", result.impl.max},
+      {"baseline_median_s", result.baseline.median},
+      {"baseline_min_s", result.baseline.min},
+      {"baseline_max_s", result.baseline.max},
+      // Above 1 means the implementation is faster than its baseline.
+      {"ratio", result.baseline.median / result.impl.median},
+      {"verified", result.verified()},
+  };
+  if (bench_case.rate) {
+    // Rates follow the STREAM convention of using the best (minimum) time.
+    const double work = bench_case.rate->work(result.point.size, p);
+    row["metric"] = bench_case.rate->unit;
+    row["value"] = work / result.impl.min;
+    row["baseline_value"] = work / result.baseline.min;
+    row["per_rank_value"] = work / result.impl.min / p;
+    row["baseline_per_rank_value"] = work / result.baseline.min / p;
+  }
+  return row;
+}
+
+std::string format_number(double value, const char* format) {
+  char text[64] = {};
+  std::snprintf(text, sizeof text, format, value);
+  return text;
+}
+
+std::string format_seconds(double seconds) {
+  if (seconds >= 1.0) {
+    return format_number(seconds, "%.3g s");
+  }
+  if (seconds >= 1e-3) {
+    return format_number(seconds * 1e3, "%.3g ms");
+  }
+  if (seconds >= 1e-6) {
+    return format_number(seconds * 1e6, "%.3g us");
+  }
+  return format_number(seconds * 1e9, "%.3g ns");
+}
+
+// "median (min .. max)"
+std::string format_timing(const nlohmann::json& row, const std::string& prefix) {
+  return format_seconds(row.at(prefix + "median_s").get<double>()) + " (" +
+         format_seconds(row.at(prefix + "min_s").get<double>()) + " .. " +
+         format_seconds(row.at(prefix + "max_s").get<double>()) + ")";
+}
+
+// "21.4 GB/s", with the per-rank share when several ranks run: "21.4 GB/s (10.7/rank)"
+std::string format_rate(const nlohmann::json& row, const std::string& prefix) {
+  if (!row.contains("metric")) {
+    return "-";
+  }
+  std::string text = format_number(row.at(prefix + "value").get<double>(), "%.4g ") +
+                     row.at("metric").get<std::string>();
+  if (row.at("p").get<int>() > 1) {
+    const double per_rank = row.at(prefix + "per_rank_value").get<double>();
+    text += " (" + format_number(per_rank, "%.4g") + "/rank)";
+  }
+  return text;
+}
+
+void print_columns(std::ostream& out, const std::vector<std::vector<std::string>>& lines) {
+  std::vector<std::size_t> widths;
+  for (const auto& cells : lines) {
+    widths.resize(std::max(widths.size(), cells.size()), 0);
+    for (std::size_t column = 0; column < cells.size(); ++column) {
+      widths[column] = std::max(widths[column], cells[column].size());
+    }
+  }
+  for (const auto& cells : lines) {
+    std::string line;
+    for (std::size_t column = 0; column < cells.size(); ++column) {
+      // The case name reads best left-aligned, numbers right-aligned.
+      const std::string padding(widths[column] - cells[column].size(), ' ');
+      line += column == 0 ? cells[column] + padding : "  " + padding + cells[column];
+    }
+    out << line << '\n';
+  }
+}
+
+std::string csv_cell(const nlohmann::json& value) {
+  if (value.is_null()) {
+    return "";
+  }
+  if (!value.is_string()) {
+    return value.dump();
+  }
+  const auto text = value.get<std::string>();
+  if (text.find_first_of(",\"\n") == std::string::npos) {
+    return text;
+  }
+  std::string quoted = "\"";
+  for (const char c : text) {
+    quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+  }
+  return quoted + "\"";
+}
+
+std::ofstream open_for_writing(const std::string& path) {
+  std::ofstream file(path);
+  if (!file) {
+    throw Exception("dash-bench: cannot write '" + path + "': " + std::strerror(errno));
+  }
+  return file;
+}
+
+void finish_writing(std::ofstream& file, const std::string& path) {
+  file.close();
+  if (!file) {
+    throw Exception("dash-bench: writing '" + path + "' failed");
+  }
+}
+
+}  // namespace
+
+nlohmann::json result_rows(const std::vector<Result>& results) {
+  nlohmann::json rows = nlohmann::json::array();
+  for (const Result& result : results) {
+    rows.push_back(to_row(result));
+  }
+  return rows;
+}
+
+void print_table(std::ostream& out, const nlohmann::json& header, const nlohmann::json& rows) {
+  const int ranks = header.at("ranks").get<int>();
+  out << "dash-bench " << header.at("git_revision").get<std::string>() << " on "
+      << header.at("host").get<std::string>() << ", " << ranks
+      << (ranks == 1 ? " rank, " : " ranks, ")
+      << header.at("build_type").get<std::string>() << " build, "
+      << header.at("timed_reps").get<int>() << " timed reps\n"
+      << "ratio = baseline median / implementation median (above 1: the implementation is "
+         "faster); rates from the best time\n\n";
+  std::vector<std::vector<std::string>> lines{{"case", "p", "size", "impl median (min .. max)",
+                                               "baseline median (min .. max)", "ratio", "impl rate",
+                                               "baseline rate", "verified"}};
+  for (const nlohmann::json& row : rows) {
+    lines.push_back({row.at("suite").get<std::string>() + "/" + row.at("case").get<std::string>(),
+                     std::to_string(row.at("p").get<int>()),
+                     std::to_string(row.at("size").get<std::size_t>()),
+                     format_timing(row, ""),
+                     format_timing(row, "baseline_"),
+                     format_number(row.at("ratio").get<double>(), "%.3f"),
+                     format_rate(row, ""),
+                     format_rate(row, "baseline_"),
+                     row.at("verified").get<bool>() ? "yes" : "NO"});
+  }
+  print_columns(out, lines);
+}
+
+void write_json_file(const std::string& path, const nlohmann::json& header,
+                     const nlohmann::json& rows) {
+  std::ofstream file = open_for_writing(path);
+  file << nlohmann::json{{"header", header}, {"results", rows}}.dump(2) << '\n';
+  finish_writing(file, path);
+}
+
+void write_csv_file(const std::string& path, const nlohmann::json& rows) {
+  std::ofstream file = open_for_writing(path);
+  std::string line;
+  for (const std::string_view column : csv_columns) {
+    line += (line.empty() ? "" : ",") + std::string(column);
+  }
+  file << line << '\n';
+  for (const nlohmann::json& row : rows) {
+    line.clear();
+    for (std::size_t index = 0; index < csv_columns.size(); ++index) {
+      const std::string key(csv_columns[index]);
+      const nlohmann::json cell = row.contains(key) ? row.at(key) : nlohmann::json();
+      line += (index == 0 ? "" : ",") + csv_cell(cell);
+    }
+    file << line << '\n';
+  }
+  finish_writing(file, path);
+}
+
+}  // namespace dash::bench

@@ -1,0 +1,157 @@
+#include "runner/sweep.hpp"
+
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <dash/comm/mpi_call.hpp>
+
+#include "runner/progress.hpp"
+#include "runner/timing.hpp"
+
+namespace dash::bench {
+
+namespace {
+
+// The communicator of a point's active ranks; MPI_COMM_NULL on idle ranks.
+class Team {
+public:
+  Team(MPI_Comm world, bool active, int rank) {
+    comm::check_mpi(MPI_Comm_split(world, active ? 0 : MPI_UNDEFINED, rank, &comm_),
+                    "dash-bench: MPI_Comm_split");
+  }
+  ~Team() {
+    if (comm_ != MPI_COMM_NULL) {
+      MPI_Comm_free(&comm_);
+    }
+  }
+  Team(const Team&) = delete;
+  Team& operator=(const Team&) = delete;
+  Team(Team&&) = delete;
+  Team& operator=(Team&&) = delete;
+
+  MPI_Comm comm() const { return comm_; }
+
+private:
+  MPI_Comm comm_ = MPI_COMM_NULL;
+};
+
+// Collective over `world`: runs `run` once more on fresh inputs and checks its output on every
+// active rank. `workload` is null on idle ranks.
+bool verified_everywhere(MPI_Comm world, Workload* workload, void (Workload::*run)()) {
+  int correct = 1;
+  if (workload != nullptr) {
+    workload->reset();
+    (workload->*run)();
+    correct = workload->verify() ? 1 : 0;
+  }
+  comm::check_mpi(MPI_Allreduce(MPI_IN_PLACE, &correct, 1, MPI_INT, MPI_MIN, world),
+                  "dash-bench: MPI_Allreduce");
+  return correct == 1;
+}
+
+Result run_point(const SweepPoint& point, const RunOptions& options, MPI_Comm world, int rank) {
+  const bool active = rank < point.active_ranks;
+  const Team team(world, active, rank);
+  std::unique_ptr<Workload> workload;
+  if (active) {
+    workload =
+        point.bench_case->make_workload(Problem{point.size, point.active_ranks, team.comm()});
+  }
+  const auto run_impl = [&] {
+    if (workload) {
+      workload->run_impl();
+    }
+  };
+  const auto run_baseline = [&] {
+    if (workload) {
+      workload->run_baseline();
+    }
+  };
+
+  // Alternating the two in one run exposes both to the same machine state (frequency, other
+  // load), which makes their ratio more stable than the times themselves.
+  for (int rep = 0; rep < options.warmup_reps; ++rep) {
+    time_slowest_rank(world, run_impl);
+    time_slowest_rank(world, run_baseline);
+  }
+  std::vector<double> impl_times;
+  std::vector<double> baseline_times;
+  for (int rep = 0; rep < options.timed_reps; ++rep) {
+    impl_times.push_back(time_slowest_rank(world, run_impl));
+    baseline_times.push_back(time_slowest_rank(world, run_baseline));
+  }
+
+  const bool impl_verified = verified_everywhere(world, workload.get(), &Workload::run_impl);
+  const bool baseline_verified =
+      verified_everywhere(world, workload.get(), &Workload::run_baseline);
+  return Result{point,
+                options.timed_reps,
+                summarize(std::move(impl_times)),
+                summarize(std::move(baseline_times)),
+                impl_verified,
+                baseline_verified};
+}
+
+void report_verification_failure(const Result& result) {
+  const Case& bench_case = *result.point.bench_case;
+  const std::string point = result.point.description();
+  if (!result.impl_verified) {
+    std::fprintf(stderr,
+                 "dash-bench: VERIFICATION FAILED: %s: the implementation (%s) computed a wrong "
+                 "result\n",
+                 point.c_str(), bench_case.impl.c_str());
+  }
+  if (!result.baseline_verified) {
+    std::fprintf(stderr,
+                 "dash-bench: VERIFICATION FAILED: %s: the baseline (%s) computed a wrong result\n",
+                 point.c_str(), bench_case.baseline.c_str());
+  }
+}
+
+}  // namespace
+
+std::string SweepPoint::description() const {
+  return bench_case->id() + " p=" + std::to_string(active_ranks) + " size=" + std::to_string(size);
+}
+
+std::vector<SweepPoint> plan_sweep(const std::vector<const Case*>& cases,
+                                   const RunOptions& options, int job_size) {
+  std::vector<SweepPoint> plan;
+  for (const Case* bench_case : cases) {
+    const std::vector<std::size_t> sizes =
+        options.size ? std::vector<std::size_t>{*options.size} : bench_case->sizes(options.sweep);
+    for (const std::size_t size : sizes) {
+      for (const int active_ranks : bench_case->active_rank_counts(job_size)) {
+        plan.push_back(SweepPoint{bench_case, size, active_ranks});
+      }
+    }
+  }
+  return plan;
+}
+
+std::vector<Result> run_sweep(const std::vector<SweepPoint>& plan, const RunOptions& options,
+                              MPI_Comm world) {
+  int rank = 0;
+  comm::check_mpi(MPI_Comm_rank(world, &rank), "dash-bench: MPI_Comm_rank");
+  // A point's run time grows with its size; p matters little while ranks run concurrently.
+  std::vector<double> weights;
+  for (const SweepPoint& point : plan) {
+    weights.push_back(static_cast<double>(point.size));
+  }
+  Progress progress(std::move(weights), rank == 0);
+
+  std::vector<Result> results;
+  for (std::size_t index = 0; index < plan.size(); ++index) {
+    results.push_back(run_point(plan[index], options, world, rank));
+    if (rank == 0 && !results.back().verified()) {
+      report_verification_failure(results.back());
+    }
+    progress.point_done(index, plan[index].description());
+  }
+  return results;
+}
+
+}  // namespace dash::bench

@@ -1,0 +1,53 @@
+#pragma once
+// Running the selected cases over their sweep points.
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <mpi.h>
+
+#include "runner/registry.hpp"
+#include "runner/statistics.hpp"
+
+namespace dash::bench {
+
+struct RunOptions {
+  Sweep sweep = Sweep::full;
+  int warmup_reps = 1;
+  int timed_reps = 10;
+  // Replaces every case's sizes (smoke tests use tiny ones).
+  std::optional<std::size_t> size;
+};
+
+struct SweepPoint {
+  const Case* bench_case;
+  std::size_t size;
+  int active_ranks;
+
+  // "suite/case p=.. size=.."
+  std::string description() const;
+};
+
+struct Result {
+  SweepPoint point;
+  int timed_reps;
+  // Timings are known on rank 0 only; verification outcomes on every rank.
+  Summary impl;
+  Summary baseline;
+  bool impl_verified;
+  bool baseline_verified;
+
+  bool verified() const { return impl_verified && baseline_verified; }
+};
+
+// Every (case, size, p) combination in run order: by case, then size, then p.
+std::vector<SweepPoint> plan_sweep(const std::vector<const Case*>& cases,
+                                   const RunOptions& options, int job_size);
+
+// Collective over `world`. Reports progress and verification failures on rank 0's stderr.
+std::vector<Result> run_sweep(const std::vector<SweepPoint>& plan, const RunOptions& options,
+                              MPI_Comm world);
+
+}  // namespace dash::bench
