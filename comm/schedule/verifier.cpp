@@ -1,0 +1,662 @@
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <deque>
+#include <limits>
+#include <map>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+#include <utility>
+#include <vector>
+
+#include <dash/comm/schedule/verifier.hpp>
+
+namespace dash::comm::schedule {
+
+namespace {
+
+constexpr std::uint32_t no_origin = std::numeric_limits<std::uint32_t>::max();
+
+struct Interval {
+  std::uint32_t lo = 0;
+  std::uint32_t hi = 0;
+  friend bool operator==(const Interval&, const Interval&) = default;
+};
+
+using RankList = std::vector<Interval>;
+
+struct RankListHash {
+  std::size_t operator()(const RankList& list) const noexcept {
+    std::size_t hash = list.size();
+    for (const Interval& interval : list) {
+      hash = hash * 1000003u ^ (std::size_t{interval.lo} << 32 | interval.hi);
+    }
+    return hash;
+  }
+};
+
+// Interned sets of contributing ranks. A set is an ordered list of disjoint rank intervals: the
+// order in which contributions were combined (only meaningful for non-commutative operations,
+// where it is kept to a single interval).
+class RankSets {
+public:
+  std::uint32_t single(std::uint32_t rank) { return intern(RankList{{rank, rank + 1}}); }
+
+  const RankList& get(std::uint32_t id) const { return lists_[id]; }
+
+  // left ⊕ right, or an error message.
+  std::optional<std::uint32_t> combine(std::uint32_t left, std::uint32_t right, const OpTraits& op,
+                                       std::string& error) {
+    const std::uint64_t key = std::uint64_t{left} << 32 | right;
+    if (auto found = combined_.find(key); found != combined_.end()) {
+      return found->second;
+    }
+    const RankList& a = lists_[left];
+    const RankList& b = lists_[right];
+    RankList result;
+    if (!op.commutative) {
+      // Non-commutative: both sides are single intervals and must abut in rank order.
+      if (a.size() != 1 || b.size() != 1 || a.front().hi != b.front().lo) {
+        error = "combines ranks " + describe(left) + " (left) with " + describe(right) +
+                " (right), which breaks rank order of a non-commutative operation";
+        return std::nullopt;
+      }
+      result = {{a.front().lo, b.front().hi}};
+    } else {
+      result.reserve(a.size() + b.size());
+      std::merge(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(result),
+                 [](const Interval& x, const Interval& y) { return x.lo < y.lo; });
+      RankList merged;
+      for (const Interval& interval : result) {
+        if (!merged.empty() && interval.lo < merged.back().hi) {
+          if (!op.idempotent) {
+            error = "combines ranks " + describe(left) + " with " + describe(right) +
+                    ", counting some contributions twice";
+            return std::nullopt;
+          }
+          merged.back().hi = std::max(merged.back().hi, interval.hi);
+        } else if (!merged.empty() && interval.lo == merged.back().hi) {
+          merged.back().hi = interval.hi;
+        } else {
+          merged.push_back(interval);
+        }
+      }
+      result = std::move(merged);
+    }
+    const std::uint32_t id = intern(result);
+    combined_.emplace(key, id);
+    return id;
+  }
+
+  std::uint32_t intern(const RankList& list) {
+    auto [it, inserted] = ids_.emplace(list, static_cast<std::uint32_t>(lists_.size()));
+    if (inserted) {
+      lists_.push_back(list);
+    }
+    return it->second;
+  }
+
+  std::string describe(std::uint32_t id) const {
+    std::string text = "{";
+    for (const Interval& interval : lists_[id]) {
+      text += text.size() > 1 ? "," : "";
+      text += interval.hi == interval.lo + 1
+                  ? std::to_string(interval.lo)
+                  : std::to_string(interval.lo) + ".." + std::to_string(interval.hi - 1);
+    }
+    return text + "}";
+  }
+
+private:
+  std::vector<RankList> lists_;
+  std::unordered_map<RankList, std::uint32_t, RankListHash> ids_;
+  std::unordered_map<std::uint64_t, std::uint32_t> combined_;
+};
+
+// What a block holds: block `origin` of the contributions of the ranks in `ranks`.
+struct Content {
+  std::uint32_t origin = no_origin;
+  std::uint32_t ranks = 0;
+  bool defined() const noexcept { return origin != no_origin; }
+  friend bool operator==(const Content&, const Content&) = default;
+};
+
+// Critical-path time, one component per cost term (α, β, γ evaluated as unit vectors).
+struct Time {
+  double startups = 0;
+  double blocks = 0;
+  double reduced = 0;
+};
+
+Time latest(const Time& a, const Time& b) {
+  return {std::max(a.startups, b.startups), std::max(a.blocks, b.blocks),
+          std::max(a.reduced, b.reduced)};
+}
+
+struct PostedSend {
+  int sender = 0;
+  std::vector<Content> payload;
+  Time posted;
+};
+
+struct PostedReceive {
+  int receiver = 0;
+  const Action* action = nullptr;
+  Time posted;
+};
+
+struct Channel {
+  std::deque<PostedSend> sends;
+  std::deque<PostedReceive> receives;
+};
+
+struct RankState {
+  Schedule schedule;
+  std::array<std::vector<Content>, 3> buffers;
+  std::size_t round = 0;
+  std::size_t pending = 0;  // actions of the current round not yet complete
+  Time round_start;
+  Time round_end;
+  bool started = false;
+  bool finished() const noexcept { return round >= schedule.rounds.size(); }
+};
+
+std::string_view buffer_name(Buffer buffer) {
+  switch (buffer) {
+    case Buffer::input:
+      return "input";
+    case Buffer::output:
+      return "output";
+    case Buffer::scratch:
+      break;
+  }
+  return "scratch";
+}
+
+std::string_view kind_name(ActionKind kind) {
+  switch (kind) {
+    case ActionKind::send:
+      return "send";
+    case ActionKind::receive:
+      return "receive";
+    case ActionKind::receive_reduce:
+      return "receive_reduce";
+    case ActionKind::copy:
+      return "copy";
+    case ActionKind::reduce:
+      break;
+  }
+  return "reduce";
+}
+
+class Simulation {
+public:
+  Simulation(const CollectiveShape& shape, const ScheduleOfRank& schedule_of, VerifyOptions options)
+      : shape_(shape), options_(options), ranks_(static_cast<std::size_t>(shape.size)) {
+    for (int r = 0; r < shape.size; ++r) {
+      RankState& state = rank(r);
+      state.schedule = schedule_of(r);
+      state.buffers[0].assign(shape.input_blocks(r), Content{});
+      state.buffers[1].assign(shape.output_blocks(r), Content{});
+      state.buffers[2].assign(state.schedule.scratch_blocks, Content{});
+      initialise(r, state);
+    }
+  }
+
+  VerificationReport run() {
+    VerificationReport report;
+    if (!collect_metrics(report.metrics)) {
+      report.error = error_;
+      return report;
+    }
+    for (int r = 0; r < shape_.size; ++r) {
+      ready_.push_back(r);
+    }
+    while (!ready_.empty() && error_.empty()) {
+      const int r = ready_.front();
+      ready_.pop_front();
+      start_rounds(r);
+    }
+    if (error_.empty()) {
+      check_all_finished();
+    }
+    if (error_.empty()) {
+      check_outputs();
+    }
+    if (!error_.empty()) {
+      report.error = error_;
+      return report;
+    }
+    Time end;
+    for (const RankState& state : ranks_) {
+      end = latest(end, state.round_end);
+    }
+    report.metrics.critical_startups = end.startups;
+    report.metrics.critical_blocks = end.blocks;
+    report.metrics.critical_reduced_blocks = end.reduced;
+    report.ok = true;
+    return report;
+  }
+
+private:
+  RankState& rank(int r) { return ranks_[static_cast<std::size_t>(r)]; }
+
+  void initialise(int r, RankState& state) {
+    const auto me = static_cast<std::uint32_t>(r);
+    auto& input = state.buffers[0];
+    switch (shape_.collective) {
+      case Coll::bcast:
+        if (r == shape_.root) {
+          for (std::uint32_t b = 0; b < state.buffers[1].size(); ++b) {
+            state.buffers[1][b] = Content{b, sets_.single(me)};
+          }
+        }
+        break;
+      default:
+        for (std::uint32_t b = 0; b < input.size(); ++b) {
+          input[b] = Content{b, sets_.single(me)};
+        }
+        break;
+    }
+  }
+
+  // The content block b of rank r's output must end with; undefined for exscan at rank 0.
+  Content expected(int r, std::uint32_t b) {
+    const std::uint32_t s = shape_.segments;
+    const auto p = static_cast<std::uint32_t>(shape_.size);
+    const auto me = static_cast<std::uint32_t>(r);
+    const auto root = static_cast<std::uint32_t>(shape_.root);
+    auto all_ranks = [&](std::uint32_t count) { return sets_.intern(RankList{{0, count}}); };
+    switch (shape_.collective) {
+      case Coll::bcast:
+        return {b, sets_.single(root)};
+      case Coll::reduce:
+      case Coll::allreduce:
+        return {b, all_ranks(p)};
+      case Coll::gather:
+      case Coll::allgather:
+        return {b % s, sets_.single(b / s)};
+      case Coll::scatter:
+        return {me * s + b, sets_.single(root)};
+      case Coll::reduce_scatter:
+        return {me * s + b, all_ranks(p)};
+      case Coll::alltoall:
+        return {me * s + b % s, sets_.single(b / s)};
+      case Coll::scan:
+        return {b, all_ranks(me + 1)};
+      case Coll::exscan:
+        return me == 0 ? Content{} : Content{b, all_ranks(me)};
+      case Coll::barrier:
+        break;
+    }
+    return {0, all_ranks(p)};
+  }
+
+  std::string where(int r, std::size_t round, const Action& action) const {
+    std::string text = "rank " + std::to_string(r) + " round " + std::to_string(round) + " " +
+                       std::string(kind_name(action.kind));
+    if (action.is_message()) {
+      text += (action.kind == ActionKind::send ? " to " : " from ") + std::to_string(action.peer);
+    }
+    text += " (" + std::string(buffer_name(action.buffer)) + " blocks, " +
+            std::to_string(action.blocks.size()) + ")";
+    return text;
+  }
+
+  void fail(std::string message) {
+    if (error_.empty()) {
+      error_ = std::move(message);
+    }
+  }
+
+  // Static checks and counts that need no execution: peers and block indices in range, no
+  // writes to the input, no conflicting accesses within a round.
+  bool collect_metrics(ScheduleMetrics& metrics) {
+    for (int r = 0; r < shape_.size && error_.empty(); ++r) {
+      RankState& state = rank(r);
+      std::size_t messages = 0;
+      std::uint64_t blocks = 0;
+      std::size_t communication_rounds = 0;
+      for (std::size_t k = 0; k < state.schedule.rounds.size(); ++k) {
+        const auto& actions = state.schedule.rounds[k].actions;
+        if (std::any_of(actions.begin(), actions.end(), [](const Action& a) { return a.is_message(); })) {
+          ++communication_rounds;
+        }
+        std::unordered_map<std::uint64_t, const Action*> writer;  // (buffer, block) -> its writer
+        std::vector<std::pair<std::uint64_t, const Action*>> reads;
+        for (const Action& action : state.schedule.rounds[k].actions) {
+          if (action.is_message() && (action.peer < 0 || action.peer >= shape_.size || action.peer == r)) {
+            fail(where(r, k, action) + ": peer " + std::to_string(action.peer) +
+                 " is not another rank of a group of " + std::to_string(shape_.size));
+            return false;
+          }
+          if (action.writes() && action.buffer == Buffer::input) {
+            fail(where(r, k, action) + ": writes the input buffer");
+            return false;
+          }
+          if (!in_bounds(state, action.buffer, action.blocks, r, k, action)) {
+            return false;
+          }
+          const bool local = action.kind == ActionKind::copy || action.kind == ActionKind::reduce;
+          if (local && !in_bounds(state, action.source, action.source_blocks, r, k, action)) {
+            return false;
+          }
+          if (local && action.source_blocks.size() != action.blocks.size()) {
+            fail(where(r, k, action) + ": source has " + std::to_string(action.source_blocks.size()) +
+                 " blocks, destination " + std::to_string(action.blocks.size()));
+            return false;
+          }
+          for (std::uint32_t t = 0; t < action.blocks.size(); ++t) {
+            const std::uint64_t key = block_key(action.buffer, action.blocks[t]);
+            if (action.writes()) {
+              if (!writer.emplace(key, &action).second) {
+                fail(where(r, k, action) + ": block " + std::to_string(action.blocks[t]) +
+                     " is written twice in the same round");
+                return false;
+              }
+              if (action.combines()) {
+                reads.emplace_back(key, &action);  // a combination also reads its destination
+              }
+            } else {
+              reads.emplace_back(key, &action);
+            }
+          }
+          if (local) {
+            for (std::uint32_t t = 0; t < action.source_blocks.size(); ++t) {
+              reads.emplace_back(block_key(action.source, action.source_blocks[t]), &action);
+            }
+          }
+          if (action.kind == ActionKind::send) {
+            ++messages;
+            blocks += action.blocks.size();
+          }
+        }
+        for (const auto& [key, reader] : reads) {
+          const auto found = writer.find(key);
+          if (found != writer.end() && found->second != reader) {
+            fail(where(r, k, *reader) + ": reads a block another action of the same round writes");
+            return false;
+          }
+        }
+      }
+      metrics.max_communication_rounds = std::max(metrics.max_communication_rounds, communication_rounds);
+      metrics.max_messages_sent = std::max(metrics.max_messages_sent, messages);
+      metrics.total_messages += messages;
+      metrics.max_blocks_sent = std::max(metrics.max_blocks_sent, blocks);
+      metrics.total_blocks_sent += blocks;
+    }
+    return error_.empty();
+  }
+
+  static std::uint64_t block_key(Buffer buffer, std::uint32_t block) {
+    return std::uint64_t{static_cast<std::uint8_t>(buffer)} << 32 | block;
+  }
+
+  bool in_bounds(const RankState& state, Buffer buffer, const BlockSet& blocks, int r, std::size_t k,
+                 const Action& action) {
+    const auto limit = state.buffers[static_cast<std::size_t>(buffer)].size();
+    for (std::uint32_t t = 0; t < blocks.size(); ++t) {
+      if (blocks[t] >= limit) {
+        fail(where(r, k, action) + ": block " + std::to_string(blocks[t]) + " is outside the " +
+             std::string(buffer_name(buffer)) + " buffer of " + std::to_string(limit) + " blocks");
+        return false;
+      }
+    }
+    return true;
+  }
+
+  // Starts rounds of rank r until one has to wait for messages or the schedule ends.
+  void start_rounds(int r) {
+    RankState& state = rank(r);
+    if (state.started && state.pending > 0) {
+      return;
+    }
+    while (!state.finished() && error_.empty()) {
+      if (state.started) {
+        ++state.round;
+        state.round_start = state.round_end;
+        if (state.finished()) {
+          return;
+        }
+      }
+      state.started = true;
+      const Round& round = state.schedule.rounds[state.round];
+      state.pending = 0;
+      state.round_end = state.round_start;
+      for (const Action& action : round.actions) {
+        post(r, state, action);
+      }
+      if (state.pending > 0) {
+        return;
+      }
+    }
+  }
+
+  void post(int r, RankState& state, const Action& action) {
+    switch (action.kind) {
+      case ActionKind::send: {
+        PostedSend send{r, {}, state.round_start};
+        send.payload.reserve(action.blocks.size());
+        const auto& buffer = state.buffers[static_cast<std::size_t>(action.buffer)];
+        for (std::uint32_t t = 0; t < action.blocks.size(); ++t) {
+          const Content& content = buffer[action.blocks[t]];
+          if (!content.defined()) {
+            fail(where(r, state.round, action) + ": sends block " + std::to_string(action.blocks[t]) +
+                 " before anything was written to it");
+            return;
+          }
+          send.payload.push_back(content);
+        }
+        ++state.pending;
+        channel(r, action.peer).sends.push_back(std::move(send));
+        match(r, action.peer);
+        break;
+      }
+      case ActionKind::receive:
+      case ActionKind::receive_reduce:
+        ++state.pending;
+        channel(action.peer, r).receives.push_back(PostedReceive{r, &action, state.round_start});
+        match(action.peer, r);
+        break;
+      case ActionKind::copy:
+      case ActionKind::reduce: {
+        std::vector<Content> incoming;
+        const auto& source = state.buffers[static_cast<std::size_t>(action.source)];
+        for (std::uint32_t t = 0; t < action.source_blocks.size(); ++t) {
+          incoming.push_back(source[action.source_blocks[t]]);
+        }
+        Time done = state.round_start;
+        if (action.kind == ActionKind::reduce) {
+          done.reduced += static_cast<double>(action.blocks.size());
+        }
+        write(r, state, action, incoming);
+        state.round_end = latest(state.round_end, done);
+        break;
+      }
+    }
+  }
+
+  Channel& channel(int from, int to) {
+    return channels_[std::uint64_t(static_cast<std::uint32_t>(from)) << 32 | static_cast<std::uint32_t>(to)];
+  }
+
+  void match(int from, int to) {
+    Channel& link = channel(from, to);
+    while (!link.sends.empty() && !link.receives.empty() && error_.empty()) {
+      PostedSend send = std::move(link.sends.front());
+      link.sends.pop_front();
+      const PostedReceive receive = link.receives.front();
+      link.receives.pop_front();
+      RankState& receiver = rank(to);
+      RankState& sender = rank(from);
+      const Action& action = *receive.action;
+      if (send.payload.size() != action.blocks.size()) {
+        fail(where(to, receiver.round, action) + ": expects " + std::to_string(action.blocks.size()) +
+             " blocks, but the matching send of rank " + std::to_string(from) + " (its round " +
+             std::to_string(sender.round) + ") carries " + std::to_string(send.payload.size()));
+        return;
+      }
+      const auto blocks = static_cast<double>(send.payload.size());
+      Time arrival = latest(send.posted, receive.posted);
+      arrival.startups += 1;
+      arrival.blocks += blocks;
+      Time done = arrival;
+      if (action.kind == ActionKind::receive_reduce) {
+        done.reduced += blocks;
+      }
+      write(to, receiver, action, send.payload);
+      receiver.round_end = latest(receiver.round_end, done);
+      sender.round_end = latest(sender.round_end, arrival);
+      complete(to);
+      complete(from);
+    }
+  }
+
+  void complete(int r) {
+    RankState& state = rank(r);
+    if (--state.pending == 0) {
+      ready_.push_back(r);
+    }
+  }
+
+  void write(int r, RankState& state, const Action& action, const std::vector<Content>& incoming) {
+    auto& buffer = state.buffers[static_cast<std::size_t>(action.buffer)];
+    for (std::uint32_t t = 0; t < action.blocks.size(); ++t) {
+      Content& target = buffer[action.blocks[t]];
+      const Content& arriving = incoming[t];
+      if (!arriving.defined()) {
+        fail(where(r, state.round, action) + ": reads block " +
+             std::to_string(action.kind == ActionKind::copy || action.kind == ActionKind::reduce
+                                ? action.source_blocks[t]
+                                : action.blocks[t]) +
+             " before anything was written to it");
+        return;
+      }
+      if (!action.combines()) {
+        target = arriving;
+        continue;
+      }
+      if (!target.defined()) {
+        fail(where(r, state.round, action) + ": combines into block " + std::to_string(action.blocks[t]) +
+             ", which holds nothing yet");
+        return;
+      }
+      if (target.origin != arriving.origin) {
+        fail(where(r, state.round, action) + ": combines block " + std::to_string(arriving.origin) +
+             " into block " + std::to_string(action.blocks[t]) + ", which holds block " +
+             std::to_string(target.origin));
+        return;
+      }
+      const bool incoming_left = action.operand == Operand::incoming_left;
+      std::string problem;
+      const auto combined = incoming_left ? sets_.combine(arriving.ranks, target.ranks, shape_.op, problem)
+                                          : sets_.combine(target.ranks, arriving.ranks, shape_.op, problem);
+      if (!combined) {
+        fail(where(r, state.round, action) + ": block " + std::to_string(action.blocks[t]) + " " + problem);
+        return;
+      }
+      target.ranks = *combined;
+    }
+  }
+
+  void check_all_finished() {
+    std::string stuck;
+    int count = 0;
+    for (int r = 0; r < shape_.size; ++r) {
+      const RankState& state = ranks_[static_cast<std::size_t>(r)];
+      if (state.finished()) {
+        continue;
+      }
+      if (++count <= 4) {
+        stuck += (stuck.empty() ? "" : "; ") + std::string("rank ") + std::to_string(r) + " in round " +
+                 std::to_string(state.round) + " waits for " + pending_peers(r, state);
+      }
+    }
+    if (count > 0) {
+      fail("deadlock: " + std::to_string(count) + " rank(s) cannot finish: " + stuck);
+    }
+  }
+
+  std::string pending_peers(int r, const RankState& state) {
+    std::string text;
+    for (const Action& action : state.schedule.rounds[state.round].actions) {
+      if (!action.is_message()) {
+        continue;
+      }
+      const bool is_send = action.kind == ActionKind::send;
+      const Channel& link = is_send ? channel(r, action.peer) : channel(action.peer, r);
+      const bool waiting = is_send ? !link.sends.empty() : !link.receives.empty();
+      if (waiting) {
+        text += (text.empty() ? "" : ", ") + std::string(is_send ? "send to " : "receive from ") +
+                std::to_string(action.peer);
+      }
+    }
+    return text.empty() ? "nothing (bug in the verifier)" : text;
+  }
+
+  void check_outputs() {
+    for (int r = 0; r < shape_.size && error_.empty(); ++r) {
+      const auto& output = rank(r).buffers[1];
+      std::vector<Content> wanted(output.size());
+      for (std::uint32_t b = 0; b < output.size(); ++b) {
+        wanted[b] = expected(r, b);
+      }
+      if (options_.allow_non_canonical) {
+        check_permutation(r, output, wanted);
+        continue;
+      }
+      for (std::uint32_t b = 0; b < output.size(); ++b) {
+        if (wanted[b].defined() && !(output[b] == wanted[b])) {
+          fail("rank " + std::to_string(r) + " output block " + std::to_string(b) + " holds " +
+               describe(output[b]) + ", expected " + describe(wanted[b]));
+          return;
+        }
+      }
+    }
+  }
+
+  void check_permutation(int r, std::vector<Content> output, std::vector<Content> wanted) {
+    auto by_value = [](const Content& a, const Content& b) {
+      return std::pair(a.origin, a.ranks) < std::pair(b.origin, b.ranks);
+    };
+    std::erase_if(wanted, [](const Content& c) { return !c.defined(); });
+    std::sort(output.begin(), output.end(), by_value);
+    std::sort(wanted.begin(), wanted.end(), by_value);
+    if (output.size() < wanted.size() ||
+        !std::includes(output.begin(), output.end(), wanted.begin(), wanted.end(), by_value)) {
+      fail("rank " + std::to_string(r) + " output is not a permutation of the expected blocks");
+    }
+  }
+
+  std::string describe(const Content& content) const {
+    if (!content.defined()) {
+      return "nothing";
+    }
+    return "block " + std::to_string(content.origin) + " of ranks " + sets_.describe(content.ranks);
+  }
+
+  const CollectiveShape& shape_;
+  VerifyOptions options_;
+  std::vector<RankState> ranks_;
+  RankSets sets_;
+  std::unordered_map<std::uint64_t, Channel> channels_;
+  std::deque<int> ready_;
+  std::string error_;
+};
+
+}  // namespace
+
+VerificationReport verify(const CollectiveShape& shape, const ScheduleOfRank& schedule_of,
+                          VerifyOptions options) {
+  if (shape.size < 1) {
+    VerificationReport report;
+    report.error = "group size " + std::to_string(shape.size) + " is not positive";
+    return report;
+  }
+  Simulation simulation(shape, schedule_of, options);
+  return simulation.run();
+}
+
+}  // namespace dash::comm::schedule

@@ -1,0 +1,39 @@
+#pragma once
+// A rank's part of a collective algorithm as data (DESIGN.md §2 "Schedules are data"): an
+// ordered list of rounds, each an unordered set of actions. Generators produce schedules as pure
+// functions; the verifier, the execution engine and the cost model consume them.
+//
+// Semantics every consumer relies on:
+// - an action of round k starts only after every action of rounds < k of the same rank
+//   completed (the engine may start it earlier when its own inputs are ready, which is
+//   equivalent because no two actions of one round may touch overlapping blocks unless both
+//   only read them);
+// - messages between two ranks match in the order both sides list them (MPI's non-overtaking
+//   rule), so a send and its receive carry the same number of blocks;
+// - a send reads its blocks when its round starts; a receive writes when it completes.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <dash/comm/schedule/action.hpp>
+
+namespace dash::comm::schedule {
+
+struct Round {
+  std::vector<Action> actions;
+};
+
+struct Schedule {
+  std::vector<Round> rounds;
+  // Blocks of scratch space the schedule uses (Buffer::scratch indices are below this).
+  std::uint32_t scratch_blocks = 0;
+  // Name of the algorithm, for explain() and error messages.
+  std::string algorithm;
+
+  // Appends a new, empty round and returns it.
+  Round& add_round() { return rounds.emplace_back(); }
+  std::size_t message_count() const noexcept;
+};
+
+}  // namespace dash::comm::schedule
