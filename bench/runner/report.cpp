@@ -193,7 +193,10 @@ void write_csv_file(const std::string& path, const nlohmann::json& rows) {
   std::ofstream file = open_for_writing(path);
   std::string line;
   for (const std::string_view column : csv_columns) {
-    line += (line.empty() ? "" : ",") + std::string(column);
+    if (!line.empty()) {
+      line += ',';
+    }
+    line += column;
   }
   file << line << '\n';
   for (const nlohmann::json& row : rows) {
@@ -201,7 +204,10 @@ void write_csv_file(const std::string& path, const nlohmann::json& rows) {
     for (std::size_t index = 0; index < csv_columns.size(); ++index) {
       const std::string key(csv_columns[index]);
       const nlohmann::json cell = row.contains(key) ? row.at(key) : nlohmann::json();
-      line += (index == 0 ? "" : ",") + csv_cell(cell);
+      if (index > 0) {
+        line += ',';
+      }
+      line += csv_cell(cell);
     }
     file << line << '\n';
   }

@@ -72,7 +72,10 @@ namespace detail {
 template <class Value>
 std::string to_display_string(const Value& value) {
   if constexpr (std::is_convertible_v<const Value&, std::string_view>) {
-    return "'" + std::string(std::string_view(value)) + "'";
+    std::string quoted(1, '\'');
+    quoted += std::string_view(value);
+    quoted += '\'';
+    return quoted;
   } else {
     std::ostringstream out;
     out << value;
