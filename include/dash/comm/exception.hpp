@@ -83,34 +83,38 @@ std::string to_display_string(const Value& value) {
   }
 }
 
+// "<function>: <lead>'<argument>' = <value><verdict>; expected <expected>"
+template <class Value>
+std::string argument_message(std::string_view function, std::string_view lead, std::string_view argument,
+                             const Value& value, std::string_view verdict, std::string_view expected) {
+  std::string message(function);
+  message += ": ";
+  message += lead;
+  message += '\'';
+  message += argument;
+  message += "' = ";
+  message += to_display_string(value);
+  message += verdict;
+  message += "; expected ";
+  message += expected;
+  return message;
+}
+
 }  // namespace detail
 
 // "dash::f: invalid argument 'name' = value; expected <expected>"
 template <class Value>
 InvalidArgument invalid_argument(std::string_view function, std::string_view argument,
                                  const Value& value, std::string_view expected) {
-  std::string message(function);
-  message += ": invalid argument '";
-  message += argument;
-  message += "' = ";
-  message += detail::to_display_string(value);
-  message += "; expected ";
-  message += expected;
-  return InvalidArgument(message);
+  return InvalidArgument(detail::argument_message(function, "invalid argument ", argument, value, "", expected));
 }
 
 // "dash::f: argument 'name' = value is out of range; expected <expected>"
 template <class Value>
 OutOfRange out_of_range(std::string_view function, std::string_view argument, const Value& value,
                         std::string_view expected) {
-  std::string message(function);
-  message += ": argument '";
-  message += argument;
-  message += "' = ";
-  message += detail::to_display_string(value);
-  message += " is out of range; expected ";
-  message += expected;
-  return OutOfRange(message);
+  return OutOfRange(
+      detail::argument_message(function, "argument ", argument, value, " is out of range", expected));
 }
 
 }  // namespace dash
