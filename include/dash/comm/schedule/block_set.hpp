@@ -27,14 +27,15 @@ struct BlockSet {
   static constexpr BlockSet range(std::uint32_t first, std::uint32_t count) {
     return BlockSet{first, count, count, 0, 0};
   }
-  // `count` consecutive blocks from `first`, wrapping around modulo `modulus`.
+  // `count` consecutive blocks from `first`, wrapping around modulo `modulus` (an empty buffer,
+  // modulus 0, has only the empty range).
   static constexpr BlockSet wrapped_range(std::uint32_t first, std::uint32_t count, std::uint32_t modulus) {
-    return BlockSet{first % modulus, count, count, 0, modulus};
+    return modulus == 0 ? range(0, 0) : BlockSet{first % modulus, count, count, 0, modulus};
   }
   // start, start + step, start + 2 step, ... (count blocks), modulo `modulus`; step may be negative.
   static constexpr BlockSet progression(std::uint32_t start, std::int64_t step, std::uint32_t count,
                                         std::uint32_t modulus) {
-    return BlockSet{start % modulus, count, 1, step, modulus};
+    return modulus == 0 ? range(0, 0) : BlockSet{start % modulus, count, 1, step, modulus};
   }
   // Runs of `run_length` blocks starting at start, start + stride, ...; `total` blocks in all
   // (the last run may be cut short).

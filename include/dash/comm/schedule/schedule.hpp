@@ -5,9 +5,12 @@
 //
 // Semantics every consumer relies on:
 // - an action of round k starts only after every action of rounds < k of the same rank
-//   completed (the engine may start it earlier when its own inputs are ready, which is
-//   equivalent because no two actions of one round may touch overlapping blocks unless both
-//   only read them);
+//   completed; the engine may start it earlier, as soon as its own inputs are ready;
+// - no two actions of one round may touch the same block unless both only read it (a combining
+//   action counts as reading and writing its destination): MPI reads a send buffer until the
+//   send completes, so a receive into it during the same round would race;
+// - the actions of one round run concurrently (multi-port); an algorithm designed for one port
+//   per rank puts its sends into successive rounds;
 // - messages between two ranks match in the order both sides list them (MPI's non-overtaking
 //   rule), so a send and its receive carry the same number of blocks;
 // - a send reads its blocks when its round starts; a receive writes when it completes.
