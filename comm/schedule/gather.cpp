@@ -1,0 +1,92 @@
+#include <algorithm>
+#include <bit>
+#include <cstdint>
+
+#include <dash/comm/schedule/gather.hpp>
+#include <dash/comm/schedule/rank_math.hpp>
+
+namespace dash::comm::schedule {
+
+namespace {
+
+// The root's output blocks for `count` consecutive relative ranks from `first`: consecutive
+// absolute ranks too, but wrapping around the end of the P S blocks when the root is not 0.
+BlockSet blocks_of_ranks(const CollectiveShape& shape, int first, int count) {
+  const std::uint32_t s = shape.segments;
+  const auto p = static_cast<std::uint32_t>(shape.size);
+  const auto begin = static_cast<std::uint32_t>(modulo(first + shape.root, shape.size));
+  const auto n = static_cast<std::uint32_t>(count);
+  if (s == 0 || begin + n <= p) {
+    return BlockSet::range(begin * s, n * s);
+  }
+  return BlockSet::wrapped_range(begin * s, n * s, p * s);
+}
+
+}  // namespace
+
+Schedule gather_linear(const CollectiveShape& shape, int rank) {
+  Schedule schedule;
+  schedule.algorithm = "linear";
+  const int p = shape.size;
+  const BlockSet own = BlockSet::range(0, shape.segments);
+  if (rank != shape.root) {
+    schedule.add_round().actions.push_back(Action::send_to(shape.root, Buffer::input, own));
+    return schedule;
+  }
+  schedule.add_round().actions.push_back(
+      Action::copy(Buffer::input, own, Buffer::output, blocks_of_ranks(shape, 0, 1)));
+  for (int relative = 1; relative < p; ++relative) {
+    // The copy writes only the root's own blocks, so the first receive can share its round.
+    Round& round = relative == 1 ? schedule.rounds.back() : schedule.add_round();
+    round.actions.push_back(Action::receive_from(modulo(relative + shape.root, p), Buffer::output,
+                                                 blocks_of_ranks(shape, relative, 1)));
+  }
+  return schedule;
+}
+
+Schedule gather_binomial(const CollectiveShape& shape, int rank) {
+  Schedule schedule;
+  schedule.algorithm = "binomial";
+  const int p = shape.size;
+  const std::uint32_t s = shape.segments;
+  const int relative = modulo(rank - shape.root, p);
+  auto absolute = [&](int relative_rank) { return modulo(relative_rank + shape.root, p); };
+  const BlockSet own = BlockSet::range(0, s);
+  // A rank's subtree is relative ranks [relative, relative + span) cut at p; its children are
+  // relative + m for m = 1, 2, ..., span/2: the smallest subtree is complete first.
+  const int span =
+      relative == 0 ? static_cast<int>(std::bit_ceil(static_cast<std::uint32_t>(p))) : relative & -relative;
+  const int subtree = std::min(span, p - relative);
+  auto child_size = [&](int m) { return std::min(m, p - relative - m); };
+
+  if (relative == 0) {
+    schedule.add_round().actions.push_back(
+        Action::copy(Buffer::input, own, Buffer::output, blocks_of_ranks(shape, 0, 1)));
+    for (int m = 1; m < p; m <<= 1) {
+      Round& round = m == 1 ? schedule.rounds.back() : schedule.add_round();
+      round.actions.push_back(
+          Action::receive_from(absolute(m), Buffer::output, blocks_of_ranks(shape, m, child_size(m))));
+    }
+    return schedule;
+  }
+  const int parent = absolute(relative - span);
+  if (subtree == 1) {
+    schedule.add_round().actions.push_back(Action::send_to(parent, Buffer::input, own));
+    return schedule;
+  }
+  // Collect the subtree in scratch, in relative rank order, own blocks first.
+  schedule.scratch_blocks = static_cast<std::uint32_t>(subtree) * s;
+  schedule.add_round().actions.push_back(Action::copy(Buffer::input, own, Buffer::scratch, own));
+  for (int m = 1; m < span && relative + m < p; m <<= 1) {
+    Round& round = m == 1 ? schedule.rounds.back() : schedule.add_round();
+    const auto offset = static_cast<std::uint32_t>(m) * s;
+    round.actions.push_back(
+        Action::receive_from(absolute(relative + m), Buffer::scratch,
+                             BlockSet::range(offset, static_cast<std::uint32_t>(child_size(m)) * s)));
+  }
+  schedule.add_round().actions.push_back(
+      Action::send_to(parent, Buffer::scratch, BlockSet::range(0, schedule.scratch_blocks)));
+  return schedule;
+}
+
+}  // namespace dash::comm::schedule

@@ -1,0 +1,100 @@
+#include <algorithm>
+#include <bit>
+#include <cstdint>
+
+#include <dash/comm/schedule/rank_math.hpp>
+#include <dash/comm/schedule/scatter.hpp>
+
+namespace dash::comm::schedule {
+
+namespace {
+
+// The root's input blocks for `count` consecutive relative ranks from `first`: consecutive
+// absolute ranks too, but wrapping around the end of the P S blocks when the root is not 0.
+BlockSet blocks_of_ranks(const CollectiveShape& shape, int first, int count) {
+  const std::uint32_t s = shape.segments;
+  const auto p = static_cast<std::uint32_t>(shape.size);
+  const auto begin = static_cast<std::uint32_t>(modulo(first + shape.root, shape.size));
+  const auto n = static_cast<std::uint32_t>(count);
+  if (s == 0 || begin + n <= p) {
+    return BlockSet::range(begin * s, n * s);
+  }
+  return BlockSet::wrapped_range(begin * s, n * s, p * s);
+}
+
+}  // namespace
+
+Schedule scatter_linear(const CollectiveShape& shape, int rank) {
+  Schedule schedule;
+  schedule.algorithm = "linear";
+  const int p = shape.size;
+  const BlockSet own = BlockSet::range(0, shape.segments);
+  if (rank != shape.root) {
+    schedule.add_round().actions.push_back(Action::receive_from(shape.root, Buffer::output, own));
+    return schedule;
+  }
+  schedule.add_round().actions.push_back(
+      Action::copy(Buffer::input, blocks_of_ranks(shape, 0, 1), Buffer::output, own));
+  for (int relative = 1; relative < p; ++relative) {
+    // The copy only reads the input, so the first send can share its round.
+    Round& round = relative == 1 ? schedule.rounds.back() : schedule.add_round();
+    round.actions.push_back(Action::send_to(modulo(relative + shape.root, p), Buffer::input,
+                                            blocks_of_ranks(shape, relative, 1)));
+  }
+  return schedule;
+}
+
+Schedule scatter_binomial(const CollectiveShape& shape, int rank) {
+  Schedule schedule;
+  schedule.algorithm = "binomial";
+  const int p = shape.size;
+  const std::uint32_t s = shape.segments;
+  const int relative = modulo(rank - shape.root, p);
+  auto absolute = [&](int relative_rank) { return modulo(relative_rank + shape.root, p); };
+  const BlockSet own = BlockSet::range(0, s);
+  // A rank's subtree is relative ranks [relative, relative + span) cut at p; its children are
+  // relative + m for m = span/2, ..., 1, largest subtree first.
+  const int span =
+      relative == 0 ? static_cast<int>(std::bit_ceil(static_cast<std::uint32_t>(p))) : relative & -relative;
+  const int subtree = std::min(span, p - relative);
+  auto child_size = [&](int m) { return std::min(m, p - relative - m); };
+
+  if (relative == 0) {
+    schedule.add_round().actions.push_back(
+        Action::copy(Buffer::input, blocks_of_ranks(shape, 0, 1), Buffer::output, own));
+    bool first = true;
+    for (int m = span >> 1; m > 0; m >>= 1) {
+      if (m < p) {
+        Round& round = first ? schedule.rounds.back() : schedule.add_round();
+        round.actions.push_back(
+            Action::send_to(absolute(m), Buffer::input, blocks_of_ranks(shape, m, child_size(m))));
+        first = false;
+      }
+    }
+    return schedule;
+  }
+  const int parent = absolute(relative - span);
+  if (subtree == 1) {
+    schedule.add_round().actions.push_back(Action::receive_from(parent, Buffer::output, own));
+    return schedule;
+  }
+  // Stage the subtree's blocks in scratch, in relative rank order; keep the first rank's own.
+  schedule.scratch_blocks = static_cast<std::uint32_t>(subtree) * s;
+  schedule.add_round().actions.push_back(
+      Action::receive_from(parent, Buffer::scratch, BlockSet::range(0, schedule.scratch_blocks)));
+  schedule.add_round().actions.push_back(Action::copy(Buffer::scratch, own, Buffer::output, own));
+  bool first = true;
+  for (int m = span >> 1; m > 0; m >>= 1) {
+    if (relative + m < p) {
+      Round& round = first ? schedule.rounds.back() : schedule.add_round();
+      const auto offset = static_cast<std::uint32_t>(m) * s;
+      round.actions.push_back(
+          Action::send_to(absolute(relative + m), Buffer::scratch,
+                          BlockSet::range(offset, static_cast<std::uint32_t>(child_size(m)) * s)));
+      first = false;
+    }
+  }
+  return schedule;
+}
+
+}  // namespace dash::comm::schedule
