@@ -42,9 +42,26 @@ struct RankListHash {
 // where it is kept to a single interval).
 class RankSets {
 public:
-  std::uint32_t single(std::uint32_t rank) { return intern(RankList{{rank, rank + 1}}); }
+  std::uint32_t single(std::uint32_t rank) {
+    if (rank >= singles_.size()) {
+      singles_.resize(rank + 1, no_set);
+    }
+    if (singles_[rank] == no_set) {
+      singles_[rank] = intern(RankList{{rank, rank + 1}});
+    }
+    return singles_[rank];
+  }
 
-  const RankList& get(std::uint32_t id) const { return lists_[id]; }
+  // id of {0, ..., count - 1}
+  std::uint32_t prefix(std::uint32_t count) {
+    if (count >= prefixes_.size()) {
+      prefixes_.resize(count + 1, no_set);
+    }
+    if (prefixes_[count] == no_set) {
+      prefixes_[count] = intern(RankList{{0, count}});
+    }
+    return prefixes_[count];
+  }
 
   // left ⊕ right, or an error message.
   std::optional<std::uint32_t> combine(std::uint32_t left, std::uint32_t right, const OpTraits& op,
@@ -91,11 +108,13 @@ public:
   }
 
   std::uint32_t intern(const RankList& list) {
-    auto [it, inserted] = ids_.emplace(list, static_cast<std::uint32_t>(lists_.size()));
-    if (inserted) {
-      lists_.push_back(list);
+    if (const auto found = ids_.find(list); found != ids_.end()) {
+      return found->second;
     }
-    return it->second;
+    const auto id = static_cast<std::uint32_t>(lists_.size());
+    ids_.emplace(list, id);
+    lists_.push_back(list);
+    return id;
   }
 
   std::string describe(std::uint32_t id) const {
@@ -110,6 +129,10 @@ public:
   }
 
 private:
+  static constexpr std::uint32_t no_set = std::numeric_limits<std::uint32_t>::max();
+
+  std::vector<std::uint32_t> singles_;   // id of {rank}, by rank
+  std::vector<std::uint32_t> prefixes_;  // id of {0, ..., count - 1}, by count
   std::vector<RankList> lists_;
   std::unordered_map<RankList, std::uint32_t, RankListHash> ids_;
   std::unordered_map<std::uint64_t, std::uint32_t> combined_;
@@ -272,7 +295,7 @@ private:
     const auto p = static_cast<std::uint32_t>(shape_.size);
     const auto me = static_cast<std::uint32_t>(r);
     const auto root = static_cast<std::uint32_t>(shape_.root);
-    auto all_ranks = [&](std::uint32_t count) { return sets_.intern(RankList{{0, count}}); };
+    auto all_ranks = [&](std::uint32_t count) { return sets_.prefix(count); };
     switch (shape_.collective) {
       case Coll::bcast:
         return {b, sets_.single(root)};
