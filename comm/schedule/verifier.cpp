@@ -561,6 +561,15 @@ private:
              " before anything was written to it");
         return;
       }
+      // Block i of every buffer is segment i % S of a contribution, and segments may differ in
+      // size by one element, so a block may only hold data of its own segment.
+      if (shape_.segments > 0 && arriving.origin % shape_.segments != action.blocks[t] % shape_.segments) {
+        fail(where(r, state.round, action) + ": puts segment " +
+             std::to_string(arriving.origin % shape_.segments) + " into block " +
+             std::to_string(action.blocks[t]) + " of segment " +
+             std::to_string(action.blocks[t] % shape_.segments) + " (sizes may differ)");
+        return;
+      }
       if (!action.combines()) {
         target = arriving;
         continue;

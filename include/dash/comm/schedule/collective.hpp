@@ -20,6 +20,11 @@
 //   barrier           1 (empty)      1 (empty)       has heard from every rank
 //
 // Combinations keep rank order (lower ranks on the left) unless the operation is commutative.
+//
+// Every buffer, scratch included, is an array of contributions of S segments each: block i is
+// segment i % S of contribution i / S. A contribution of n elements has segments of
+// ⌊(s+1)n/S⌋ - ⌊sn/S⌋ elements, so the engine can size any block from its index alone, and a
+// block may only ever hold data of its own segment (the verifier checks this).
 
 #include <cstdint>
 #include <string_view>
