@@ -1,0 +1,310 @@
+#include <algorithm>
+#include <bit>
+#include <cctype>
+#include <cstdlib>
+#include <functional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <dash/comm/algorithms.hpp>
+#include <dash/comm/detail/launch.hpp>
+#include <dash/comm/environment.hpp>
+#include <dash/comm/exception.hpp>
+#include <dash/comm/schedule/allgather.hpp>
+#include <dash/comm/schedule/allreduce.hpp>
+#include <dash/comm/schedule/alltoall.hpp>
+#include <dash/comm/schedule/barrier.hpp>
+#include <dash/comm/schedule/bcast.hpp>
+#include <dash/comm/schedule/gather.hpp>
+#include <dash/comm/schedule/rank_math.hpp>
+#include <dash/comm/schedule/reduce.hpp>
+#include <dash/comm/schedule/reduce_scatter.hpp>
+#include <dash/comm/schedule/scan.hpp>
+#include <dash/comm/schedule/scatter.hpp>
+#include <dash/comm/uniform_check.hpp>
+
+namespace dash::comm {
+
+namespace {
+
+using schedule::Schedule;
+
+// What selection may look at: the same on every rank of a correct call.
+struct CallFacts {
+  int size = 1;
+  std::size_t bytes = 0;     // per contribution
+  std::size_t elements = 0;  // per contribution
+  bool commutative = true;
+};
+
+struct Algorithm {
+  Coll collective;
+  std::string_view name;
+  std::function<Schedule(const CollectiveShape&, int)> generate;
+  // Segments per contribution the algorithm works with.
+  std::function<std::uint32_t(const CallFacts&)> segments;
+  // Why the algorithm cannot serve the call; empty when it can.
+  std::function<std::string(const CallFacts&)> unfit;
+};
+
+std::uint32_t one_segment(const CallFacts&) { return 1; }
+
+std::uint32_t p2_segments(const CallFacts& facts) {
+  return schedule::floor_pow2(static_cast<std::uint32_t>(facts.size));
+}
+
+std::uint32_t p_segments(const CallFacts& facts) { return static_cast<std::uint32_t>(facts.size); }
+
+// A pipelined broadcast moves 32 KiB segments (at least one, at most 1024).
+std::uint32_t pipeline_segments(const CallFacts& facts) {
+  constexpr std::size_t segment_bytes = 32 * 1024;
+  return static_cast<std::uint32_t>(std::clamp<std::size_t>(facts.bytes / segment_bytes, 1, 1024));
+}
+
+std::string fits_always(const CallFacts&) { return {}; }
+
+std::string needs_commutative(const CallFacts& facts) {
+  return facts.commutative ? std::string() : "it reorders contributions, so it needs a commutative operation";
+}
+
+std::string needs_power_of_two(const CallFacts& facts) {
+  return std::has_single_bit(static_cast<unsigned>(facts.size))
+             ? std::string()
+             : "it needs a power-of-two group size, not " + std::to_string(facts.size);
+}
+
+std::string needs_even_size(const CallFacts& facts) {
+  return facts.size % 2 == 0 ? std::string() : "it needs an even group size, not " + std::to_string(facts.size);
+}
+
+std::vector<Algorithm> build_registry() {
+  using namespace schedule;
+  auto kary = [](const CollectiveShape& shape, int rank) { return bcast_kary_tree(shape, rank, 4); };
+  return {
+      {Coll::allreduce, "recursive_doubling", allreduce_recursive_doubling, one_segment, fits_always},
+      {Coll::allreduce, "rabenseifner", allreduce_rabenseifner, p2_segments, fits_always},
+      {Coll::allreduce, "binary_blocks", allreduce_binary_blocks, p2_segments, fits_always},
+      {Coll::allreduce, "ring", allreduce_ring, p_segments, needs_commutative},
+      {Coll::allreduce, "pairwise_ring", allreduce_pairwise_ring, p_segments, fits_always},
+      {Coll::allgather, "sparbit", allgather_sparbit, one_segment, fits_always},
+      {Coll::allgather, "ring", allgather_ring, one_segment, fits_always},
+      {Coll::allgather, "recursive_doubling", allgather_recursive_doubling, one_segment, fits_always},
+      {Coll::allgather, "bruck", allgather_bruck, one_segment, fits_always},
+      {Coll::allgather, "neighbor_exchange", allgather_neighbor_exchange, one_segment, needs_even_size},
+      {Coll::reduce_scatter, "recursive_halving", reduce_scatter_recursive_halving, one_segment, fits_always},
+      {Coll::reduce_scatter, "pairwise", reduce_scatter_pairwise, one_segment, fits_always},
+      {Coll::reduce_scatter, "ring", reduce_scatter_ring, one_segment, needs_commutative},
+      {Coll::alltoall, "pairwise", alltoall_pairwise, one_segment, fits_always},
+      {Coll::alltoall, "bruck", alltoall_bruck, one_segment, fits_always},
+      {Coll::alltoall, "linear", alltoall_linear, one_segment, fits_always},
+      {Coll::alltoall, "one_factor", alltoall_one_factor, one_segment, fits_always},
+      {Coll::alltoall, "hypercube_xor", alltoall_hypercube_xor, one_segment, needs_power_of_two},
+      {Coll::bcast, "binomial", bcast_binomial, one_segment, fits_always},
+      {Coll::bcast, "scatter_allgather", bcast_scatter_allgather, p_segments, fits_always},
+      {Coll::bcast, "pipelined_chain", bcast_pipelined_chain, pipeline_segments, fits_always},
+      {Coll::bcast, "pipelined_binary_tree", bcast_pipelined_binary_tree, pipeline_segments, fits_always},
+      {Coll::bcast, "kary_tree", kary, one_segment, fits_always},
+      {Coll::reduce, "binomial", reduce_binomial, one_segment, fits_always},
+      {Coll::reduce, "rabenseifner", reduce_rabenseifner, p2_segments, fits_always},
+      {Coll::gather, "binomial", gather_binomial, one_segment, fits_always},
+      {Coll::gather, "linear", gather_linear, one_segment, fits_always},
+      {Coll::scatter, "binomial", scatter_binomial, one_segment, fits_always},
+      {Coll::scatter, "linear", scatter_linear, one_segment, fits_always},
+      {Coll::scan, "recursive_doubling", scan_recursive_doubling, one_segment, fits_always},
+      {Coll::scan, "linear", scan_linear, one_segment, fits_always},
+      {Coll::exscan, "recursive_doubling", exscan_recursive_doubling, one_segment, fits_always},
+      {Coll::exscan, "linear", exscan_linear, one_segment, fits_always},
+      {Coll::barrier, "dissemination", barrier_dissemination, one_segment, fits_always},
+  };
+}
+
+const std::vector<Algorithm>& registry() {
+  static const std::vector<Algorithm> table = build_registry();
+  return table;
+}
+
+const Algorithm* find(Coll collective, std::string_view name) {
+  for (const Algorithm& algorithm : registry()) {
+    if (algorithm.collective == collective && algorithm.name == name) {
+      return &algorithm;
+    }
+  }
+  return nullptr;
+}
+
+std::string upper(std::string_view text) {
+  std::string result(text);
+  std::transform(result.begin(), result.end(), result.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
+  return result;
+}
+
+std::string known_names(Coll collective) {
+  std::string names;
+  for (const std::string_view name : algorithms(collective)) {
+    names += (names.empty() ? "" : ", ") + std::string(name);
+  }
+  return names;
+}
+
+// The library's default: simple size thresholds until the cost model takes over selection.
+std::pair<std::string_view, std::string> default_choice(Coll collective, const CallFacts& facts) {
+  constexpr std::size_t small = 16 * 1024;
+  const auto p2 = schedule::floor_pow2(static_cast<std::uint32_t>(std::max(facts.size, 1)));
+  switch (collective) {
+    case Coll::allreduce:
+      if (facts.bytes < small || facts.elements < p2) {
+        return {"recursive_doubling", "short vector (< 16 KiB or fewer elements than p'): fewest start-ups"};
+      }
+      return {"rabenseifner", "long vector: recursive halving and doubling moves 2n bytes instead of n lg p"};
+    case Coll::allgather:
+      if (facts.bytes * static_cast<std::size_t>(facts.size) <= 64 * 1024) {
+        return {"sparbit", "small result (<= 64 KiB): ceil(lg p) rounds"};
+      }
+      return {"ring", "large result: neighbour-only traffic, bandwidth-optimal"};
+    case Coll::reduce_scatter:
+      if (facts.commutative && std::has_single_bit(static_cast<unsigned>(facts.size))) {
+        return {"recursive_halving", "power-of-two group: lg p rounds, bandwidth-optimal"};
+      }
+      return {"pairwise", "keeps rank order and needs no power of two"};
+    case Coll::alltoall:
+      if (facts.bytes <= 256 && facts.size > 2) {
+        return {"bruck", "small blocks (<= 256 B): ceil(lg p) rounds of combined messages"};
+      }
+      return {"pairwise", "direct exchange: every block sent once"};
+    case Coll::bcast:
+      if (facts.bytes <= 64 * 1024 || facts.elements < static_cast<std::size_t>(facts.size)) {
+        return {"binomial", "short message (<= 64 KiB): ceil(lg p) start-ups"};
+      }
+      return {"scatter_allgather", "long message: each rank receives about 2n bytes instead of n lg p"};
+    case Coll::reduce:
+      if (facts.bytes < small || facts.elements < p2) {
+        return {"binomial", "short vector (< 16 KiB or fewer elements than p'): fewest start-ups"};
+      }
+      return {"rabenseifner", "long vector: reduce-scatter then gather"};
+    case Coll::gather:
+    case Coll::scatter:
+      return {"binomial", "ceil(lg p) rounds, every block sent once per tree level"};
+    case Coll::scan:
+    case Coll::exscan:
+      return {"recursive_doubling", "ceil(lg p) rounds"};
+    case Coll::barrier:
+      break;
+  }
+  return {"dissemination", "ceil(lg p) rounds for any p"};
+}
+
+struct Selected {
+  const Algorithm* algorithm = nullptr;
+  std::string reason;
+};
+
+Selected select(std::string_view function, Coll collective, const CallFacts& facts, const std::string& forced) {
+  std::string name = forced;
+  std::string origin = "forced by Options::algorithm";
+  const std::string variable = "DASH_COLL_" + upper(to_string(collective));
+  if (name.empty()) {
+    if (const char* from_environment = std::getenv(variable.c_str()); from_environment != nullptr) {
+      name = from_environment;
+      origin = "forced by " + variable;
+    }
+  }
+  if (!name.empty()) {
+    const Algorithm* algorithm = find(collective, name);
+    if (algorithm == nullptr) {
+      throw invalid_argument(function, "algorithm (" + origin + ")", name, "one of " + known_names(collective));
+    }
+    if (const std::string why = algorithm->unfit(facts); !why.empty()) {
+      throw InvalidArgument(std::string(function) + ": algorithm '" + name + "' (" + origin +
+                            ") cannot serve this call: " + why);
+    }
+    return {algorithm, origin};
+  }
+  const auto [default_name, reason] = default_choice(collective, facts);
+  const Algorithm* algorithm = find(collective, default_name);
+  return {algorithm, reason};
+}
+
+}  // namespace
+
+std::vector<std::string_view> algorithms(Coll collective) {
+  std::vector<std::string_view> names;
+  for (const Algorithm& algorithm : registry()) {
+    if (algorithm.collective == collective) {
+      names.push_back(algorithm.name);
+    }
+  }
+  return names;
+}
+
+Choice explain(Coll collective, std::size_t bytes, const Group& group, bool commutative) {
+  const CallFacts facts{group.size(), bytes, bytes, commutative};
+  const Selected selected = select("dash::comm::explain", collective, facts, {});
+  return {std::string(selected.algorithm->name), selected.reason};
+}
+
+namespace detail {
+
+namespace {
+
+// The arguments every rank must pass alike, compared bitwise across the group.
+struct UniformArguments {
+  Coll collective;
+  int root;
+  bool commutative;
+  std::size_t element_size;
+  std::size_t elements;
+  std::uint64_t algorithm_digest;
+};
+
+}  // namespace
+
+Launched launch(const CollectiveCall& call, const Group& group, const Options& options) {
+  const int p = group.size();
+  if (call.collective == Coll::bcast || call.collective == Coll::reduce || call.collective == Coll::gather ||
+      call.collective == Coll::scatter) {
+    if (call.root < 0 || call.root >= p) {
+      throw out_of_range(call.function, "root", call.root, "a rank in [0, " + std::to_string(p) + ")");
+    }
+  }
+  if constexpr (cross_rank_checks_enabled) {
+    if (group.size() == static_cast<int>(dash::size())) {
+      const UniformArguments arguments{call.collective, call.root, call.commutative, call.element_size,
+                                       call.elements,
+                                       detail::fnv1a_digest(options.algorithm.data(), options.algorithm.size())};
+      check_uniform(arguments, call.function, "collective arguments (operation, root, count, algorithm)",
+                    group.comm());
+    }
+  }
+  const CallFacts facts{p, call.elements * call.element_size, call.elements, call.commutative};
+  const Selected selected = select(call.function, call.collective, facts, options.algorithm);
+  const Algorithm& algorithm = *selected.algorithm;
+
+  CollectiveShape shape;
+  shape.collective = call.collective;
+  shape.size = p;
+  shape.root = call.root;
+  shape.segments = options.segments != 0 ? options.segments : algorithm.segments(facts);
+  shape.op.commutative = call.commutative;
+
+  ExecutionSetup setup;
+  setup.schedule = algorithm.generate(shape, group.rank());
+  setup.input = call.input;
+  setup.output = call.output;
+  setup.layout = BlockLayout{call.element_size, call.elements, shape.segments};
+  setup.reduction = call.reduction;
+  setup.output_blocks = shape.output_blocks(group.rank());
+  setup.output_ready_at_start = call.collective == Coll::bcast && group.rank() == call.root;
+  setup.window = ExecutionWindow{options.window_sends, options.window_receives};
+
+  Launched launched;
+  launched.layout = setup.layout;
+  launched.map = ArrivalMap{call.collective, call.root, shape.segments};
+  launched.execution = std::make_unique<Execution>(std::move(setup), group, group.next_tag());
+  return launched;
+}
+
+}  // namespace detail
+
+}  // namespace dash::comm

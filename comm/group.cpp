@@ -1,0 +1,111 @@
+#include <algorithm>
+#include <climits>
+#include <string>
+#include <utility>
+
+#include <dash/comm/environment.hpp>
+#include <dash/comm/exception.hpp>
+#include <dash/comm/group.hpp>
+
+namespace dash::comm {
+
+namespace {
+
+class IdentityMap final : public RankMap {
+public:
+  int to_base(int group_rank) const override { return group_rank; }
+};
+
+class ExplicitMap final : public RankMap {
+public:
+  explicit ExplicitMap(std::vector<int> base_ranks) : base_ranks_(std::move(base_ranks)) {}
+  int to_base(int group_rank) const override { return base_ranks_[static_cast<std::size_t>(group_rank)]; }
+
+private:
+  std::vector<int> base_ranks_;
+};
+
+// The world group takes tags 1 .. 2^14; MPI guarantees tags up to at least 32767, so the rest
+// stays for other groups.
+constexpr int world_tags = 1 << 14;
+
+}  // namespace
+
+struct Group::State {
+  int size = 0;
+  int rank = 0;
+  std::shared_ptr<const RankMap> map;
+  TagSpace tags;
+  mutable unsigned long long sequence = 0;
+};
+
+TagSpace Group::world_tag_space() { return TagSpace{1, world_tags}; }
+
+const Group& Group::world() {
+  // Rebuilt when the library is re-initialised (possible when the application owns MPI).
+  static std::unique_ptr<Group> group;
+  static MPI_Comm built_for = MPI_COMM_NULL;
+  const MPI_Comm comm = base_comm();
+  if (!group || built_for != comm) {
+    group = std::make_unique<Group>(static_cast<int>(dash::size()), dash::myid(),
+                                    std::make_shared<IdentityMap>(), world_tag_space());
+    built_for = comm;
+  }
+  return *group;
+}
+
+Group Group::of_base_ranks(std::vector<int> base_ranks, TagSpace tags) {
+  const int world_size = static_cast<int>(dash::size());
+  const int me = dash::myid();
+  std::vector<int> sorted = base_ranks;
+  std::sort(sorted.begin(), sorted.end());
+  if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end()) {
+    throw invalid_argument("dash::comm::Group::of_base_ranks", "base_ranks", "a list with duplicates",
+                           "distinct ranks");
+  }
+  if (!sorted.empty() && (sorted.front() < 0 || sorted.back() >= world_size)) {
+    throw out_of_range("dash::comm::Group::of_base_ranks", "base_ranks",
+                       sorted.front() < 0 ? sorted.front() : sorted.back(),
+                       "ranks in [0, " + std::to_string(world_size) + ")");
+  }
+  const auto mine = std::find(base_ranks.begin(), base_ranks.end(), me);
+  if (mine == base_ranks.end()) {
+    throw invalid_argument("dash::comm::Group::of_base_ranks", "base_ranks", "a list without the caller",
+                           "a list that contains the calling process (rank " + std::to_string(me) + ")");
+  }
+  const int rank = static_cast<int>(mine - base_ranks.begin());
+  const int size = static_cast<int>(base_ranks.size());
+  return Group(size, rank, std::make_shared<ExplicitMap>(std::move(base_ranks)), tags);
+}
+
+Group::Group(int size, int rank, std::shared_ptr<const RankMap> map, TagSpace tags)
+    : state_(std::make_shared<State>()) {
+  if (tags.first < 0 || tags.count < 1 || tags.first > INT_MAX - tags.count) {
+    throw invalid_argument("dash::comm::Group", "tags.count", tags.count,
+                           "a non-empty tag range [first, first + count) within [0, INT_MAX]");
+  }
+  state_->size = size;
+  state_->rank = rank;
+  state_->map = std::move(map);
+  state_->tags = tags;
+}
+
+int Group::size() const noexcept { return state_->size; }
+int Group::rank() const noexcept { return state_->rank; }
+const TagSpace& Group::tags() const noexcept { return state_->tags; }
+MPI_Comm Group::comm() const { return base_comm(); }
+
+int Group::base_rank(int group_rank) const {
+  if (group_rank < 0 || group_rank >= state_->size) {
+    throw out_of_range("dash::comm::Group::base_rank", "group_rank", group_rank,
+                       "a rank in [0, " + std::to_string(state_->size) + ")");
+  }
+  return state_->map->to_base(group_rank);
+}
+
+int Group::next_tag() const {
+  const auto offset = static_cast<int>(state_->sequence++ % static_cast<unsigned long long>(state_->tags.count));
+  return state_->tags.first + offset;
+}
+
+}  // namespace dash::comm

@@ -1,0 +1,90 @@
+#pragma once
+// Internal: the execution engine. Runs one rank's schedule over non-blocking MPI point-to-point
+// on the group's base communicator (DESIGN.md §2).
+//
+// Event-driven: an action starts as soon as its own inputs are ready (the blocks it reads were
+// written, the blocks it writes are no longer needed by earlier actions), not when its whole
+// round ends, so one slow peer does not hold up unrelated edges (seed 004 Alg. 4). Messages to
+// and from each peer are posted in schedule order, which makes them match as the verifier
+// assumed. Receives that combine land in a private staging buffer, so they are posted early.
+// The actions of the lowest unfinished round may always start; actions of later rounds run ahead
+// only within a sliding window of in-flight sends and receives. Hence the engine never does worse
+// than round-by-round execution, which the verifier proved deadlock-free.
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+
+#include <dash/comm/group.hpp>
+#include <dash/comm/schedule/schedule.hpp>
+
+namespace dash::comm::detail {
+
+// Byte layout of a collective's buffers: each is an array of contributions of `elements`
+// elements, each split into `segments` segments (schedule/collective.hpp).
+struct BlockLayout {
+  std::size_t element_size = 1;
+  std::size_t elements = 0;
+  std::uint32_t segments = 1;
+
+  std::size_t first_element(std::uint32_t block) const noexcept {
+    const std::size_t contribution = block / segments;
+    const std::size_t segment = block % segments;
+    return contribution * elements + segment * elements / segments;
+  }
+  std::size_t count(std::uint32_t block) const noexcept {
+    const std::size_t segment = block % segments;
+    return (segment + 1) * elements / segments - segment * elements / segments;
+  }
+  std::size_t offset(std::uint32_t block) const noexcept { return first_element(block) * element_size; }
+  std::size_t bytes(std::uint32_t block) const noexcept { return count(block) * element_size; }
+};
+
+// Combines `count` elements: target = incoming ⊕ target when incoming_left, else target ⊕ incoming.
+using CombineFunction = void (*)(const void* op, const std::byte* incoming, std::byte* target,
+                                 std::size_t count, bool incoming_left);
+
+struct Reduction {
+  CombineFunction combine = nullptr;
+  const void* op = nullptr;
+};
+
+struct ExecutionWindow {
+  std::size_t sends = 8;      // N: sends of later rounds in flight
+  std::size_t receives = 16;  // M > N: receives of later rounds pre-posted
+};
+
+struct ExecutionSetup {
+  schedule::Schedule schedule;
+  const std::byte* input = nullptr;
+  std::byte* output = nullptr;
+  BlockLayout layout;
+  Reduction reduction;
+  std::uint32_t output_blocks = 0;
+  // Output blocks that hold their final value before anything runs (a broadcast root's data).
+  bool output_ready_at_start = false;
+  ExecutionWindow window;
+};
+
+class Execution {
+public:
+  // Starts the schedule on `group` with message tag `tag`.
+  Execution(ExecutionSetup setup, const Group& group, int tag);
+  // Completes outstanding communication (blocking): a schedule is never abandoned half-way.
+  ~Execution();
+  Execution(const Execution&) = delete;
+  Execution& operator=(const Execution&) = delete;
+
+  // Advances communication without blocking; true once every action completed.
+  bool progress();
+  bool done() const noexcept;
+  // The next output block that holds its final value, in the order they became final.
+  std::optional<std::uint32_t> next_arrival();
+
+private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace dash::comm::detail

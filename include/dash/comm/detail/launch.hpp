@@ -1,0 +1,47 @@
+#pragma once
+// Internal: turns a typed collective call into a running execution: checks the arguments agree
+// across ranks (in builds with DASH_CROSS_RANK_CHECKS), selects the algorithm, generates this
+// rank's schedule and starts it.
+
+#include <cstddef>
+#include <memory>
+#include <string_view>
+
+#include <dash/comm/detail/execution.hpp>
+#include <dash/comm/group.hpp>
+#include <dash/comm/options.hpp>
+#include <dash/comm/request.hpp>
+#include <dash/comm/schedule/collective.hpp>
+
+namespace dash::comm::detail {
+
+struct CollectiveCall {
+  std::string_view function;  // for messages, e.g. "dash::comm::allreduce"
+  Coll collective = Coll::allreduce;
+  int root = 0;
+  bool commutative = true;
+  std::size_t element_size = 1;
+  std::size_t elements = 0;  // per contribution
+  const std::byte* input = nullptr;
+  std::byte* output = nullptr;
+  Reduction reduction;
+};
+
+inline CollectiveCall make_call(std::string_view function, Coll collective, int root = 0, bool commutative = true) {
+  CollectiveCall call;
+  call.function = function;
+  call.collective = collective;
+  call.root = root;
+  call.commutative = commutative;
+  return call;
+}
+
+struct Launched {
+  std::unique_ptr<Execution> execution;
+  BlockLayout layout;
+  ArrivalMap map;
+};
+
+Launched launch(const CollectiveCall& call, const Group& group, const Options& options);
+
+}  // namespace dash::comm::detail

@@ -1,0 +1,110 @@
+#pragma once
+// Internal: what the typed collective front ends share: the element-wise combination of a
+// reduction operation, argument checks with exact messages, and starting the request.
+
+#include <array>
+#include <concepts>
+#include <bit>
+#include <cstddef>
+#include <cstring>
+#include <memory>
+#include <ranges>
+#include <span>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include <dash/comm/detail/launch.hpp>
+#include <dash/comm/exception.hpp>
+#include <dash/comm/ops.hpp>
+#include <dash/comm/request.hpp>
+
+namespace dash::comm::detail {
+
+// A contiguous range of T (std::span, std::vector, std::array, ...).
+template <class R, class T>
+concept ContiguousOf = std::ranges::contiguous_range<R> && std::same_as<std::ranges::range_value_t<R>, T>;
+
+template <class R>
+using element_of = std::ranges::range_value_t<R>;
+
+template <class T>
+std::span<const T> view_of(const auto& range) {
+  return std::span<const T>(std::ranges::data(range), std::ranges::size(range));
+}
+
+template <class T>
+std::span<T> mutable_view_of(auto&& range) {
+  return std::span<T>(std::ranges::data(range), std::ranges::size(range));
+}
+
+template <class T>
+constexpr void require_transferable() {
+  static_assert(std::is_trivially_copyable_v<T>,
+                "dash::comm collectives move elements as bytes, so the element type must be trivially "
+                "copyable");
+}
+
+template <class T>
+T load(const std::byte* from) {
+  std::array<std::byte, sizeof(T)> raw;
+  std::memcpy(raw.data(), from, sizeof(T));
+  return std::bit_cast<T>(raw);
+}
+
+template <class T, class Op>
+void combine_elements(const void* op, const std::byte* incoming, std::byte* target, std::size_t count,
+                      bool incoming_left) {
+  const Op& combine = *static_cast<const Op*>(op);
+  for (std::size_t i = 0; i < count; ++i) {
+    const T in = load<T>(incoming + i * sizeof(T));
+    const T mine = load<T>(target + i * sizeof(T));
+    const T result = incoming_left ? static_cast<T>(combine(in, mine)) : static_cast<T>(combine(mine, in));
+    std::memcpy(target + i * sizeof(T), &result, sizeof(T));
+  }
+}
+
+// Owns what a running collective needs beyond the caller's buffers.
+struct KeepAlive {
+  std::shared_ptr<void> op;
+  std::vector<std::byte> input_copy;
+};
+
+// Starts `call`; `input` may overlap `output` (it is then copied first, as MPI_IN_PLACE would).
+template <class T, class Op>
+Request<T> start(CollectiveCall call, std::span<const T> input, std::span<T> output, const Op* op,
+                 const Group& group, const Options& options) {
+  auto keep = std::make_shared<KeepAlive>();
+  if (op != nullptr) {
+    auto owned = std::make_shared<Op>(*op);
+    call.reduction = Reduction{&combine_elements<T, Op>, owned.get()};
+    keep->op = std::move(owned);
+  }
+  const auto* in_begin = reinterpret_cast<const std::byte*>(input.data());
+  const auto* out_begin = reinterpret_cast<const std::byte*>(output.data());
+  const bool overlap = !input.empty() && !output.empty() && in_begin < out_begin + output.size_bytes() &&
+                       out_begin < in_begin + input.size_bytes();
+  if (overlap) {
+    keep->input_copy.assign(in_begin, in_begin + input.size_bytes());
+    call.input = keep->input_copy.data();
+  } else {
+    call.input = in_begin;
+  }
+  call.output = reinterpret_cast<std::byte*>(output.data());
+  call.element_size = sizeof(T);
+  Launched launched = launch(call, group, options);
+  return Request<T>(std::move(launched.execution), launched.layout, launched.map, output.data(), std::move(keep));
+}
+
+// Throws dash::InvalidArgument unless `actual` == `expected`.
+inline void expect_size(std::string_view function, std::string_view argument, std::size_t actual,
+                        std::size_t expected, std::string_view rule) {
+  if (actual != expected) {
+    throw invalid_argument(function, std::string(argument) + ".size()", actual,
+                           std::to_string(expected) + " (" + std::string(rule) + ")");
+  }
+}
+
+}  // namespace dash::comm::detail

@@ -1,0 +1,171 @@
+#pragma once
+// The handle of a running non-blocking collective (DESIGN.md §2 "Partial aggregation").
+//
+// Progress is manual: the collective advances inside test(), wait(), for_each_arrival() and
+// when_any(). Output blocks can be consumed the moment they hold their final value: each block
+// is reported exactly once by for_each_arrival, in the order blocks became final; a block that
+// was reported stays valid. A request that is destroyed before completion completes first
+// (blocking), so a collective is never left half-way.
+
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <utility>
+#include <vector>
+
+#include <dash/comm/arrival.hpp>
+#include <dash/comm/detail/execution.hpp>
+#include <dash/comm/schedule/collective.hpp>
+
+namespace dash::comm {
+
+namespace detail {
+
+// What an output block is: whose contribution, which segment (schedule/collective.hpp).
+struct ArrivalMap {
+  Coll collective = Coll::allgather;
+  int root = 0;
+  std::uint32_t segments = 1;
+
+  int source(std::uint32_t block) const noexcept {
+    switch (collective) {
+      case Coll::allgather:
+      case Coll::gather:
+      case Coll::alltoall:
+        return static_cast<int>(block / segments);
+      case Coll::bcast:
+      case Coll::scatter:
+        return root;
+      default:
+        return -1;
+    }
+  }
+};
+
+}  // namespace detail
+
+template <class T>
+class Request {
+public:
+  // An empty request: already complete, nothing to report.
+  Request() = default;
+
+  Request(std::unique_ptr<detail::Execution> execution, detail::BlockLayout layout, detail::ArrivalMap map,
+          T* output, std::shared_ptr<void> keep_alive)
+      : keep_alive_(std::move(keep_alive)),
+        execution_(std::move(execution)),
+        layout_(layout),
+        map_(map),
+        output_(output) {}
+
+  Request(Request&&) noexcept = default;
+  Request& operator=(Request&& other) noexcept {
+    if (this != &other) {
+      execution_.reset();  // complete the collective this request held
+      keep_alive_ = std::move(other.keep_alive_);
+      execution_ = std::move(other.execution_);
+      layout_ = other.layout_;
+      map_ = other.map_;
+      output_ = other.output_;
+      continuations_ = std::move(other.continuations_);
+    }
+    return *this;
+  }
+  ~Request() = default;
+
+  // Advances the collective; true once it is complete (then runs pending continuations).
+  bool test() {
+    const bool complete = execution_ == nullptr || execution_->progress();
+    if (complete) {
+      run_continuations();
+    }
+    return complete;
+  }
+
+  // Blocks until the collective is complete.
+  void wait() {
+    while (!test()) {
+    }
+  }
+
+  // Calls f(Arrival<T>) for every output block not reported yet, as each becomes final, and
+  // returns when the collective is complete (seed 004's while_some_partial).
+  template <class F>
+  void for_each_arrival(F&& f) {
+    while (true) {
+      const bool complete = execution_ == nullptr || execution_->progress();
+      deliver(f);
+      if (complete) {
+        run_continuations();
+        return;
+      }
+    }
+  }
+
+  // Calls f(Arrival<T>) for the blocks that arrived so far without waiting; true once complete.
+  template <class F>
+  bool test_arrivals(F&& f) {
+    const bool complete = execution_ == nullptr || execution_->progress();
+    deliver(f);
+    if (complete) {
+      run_continuations();
+    }
+    return complete;
+  }
+
+  // Runs f() once the collective is complete: at once if it is, else inside test()/wait().
+  template <class F>
+  Request& then(F&& f) {
+    continuations_.emplace_back(std::forward<F>(f));
+    if (execution_ == nullptr || execution_->done()) {
+      run_continuations();
+    }
+    return *this;
+  }
+
+  bool done() const noexcept { return execution_ == nullptr || execution_->done(); }
+
+private:
+  template <class F>
+  void deliver(F& f) {
+    if (execution_ == nullptr) {
+      return;
+    }
+    while (const auto block = execution_->next_arrival()) {
+      f(Arrival<T>{map_.source(*block), *block % map_.segments,
+                   output_ + layout_.first_element(*block), layout_.count(*block)});
+    }
+  }
+
+  void run_continuations() {
+    auto pending = std::move(continuations_);
+    continuations_.clear();
+    for (auto& continuation : pending) {
+      continuation();
+    }
+  }
+
+  // Declared first, destroyed last: the operation object and staged buffers it owns must outlive
+  // the execution, whose destructor completes the collective.
+  std::shared_ptr<void> keep_alive_;
+  std::unique_ptr<detail::Execution> execution_;
+  detail::BlockLayout layout_;
+  detail::ArrivalMap map_;
+  T* output_ = nullptr;
+  std::vector<std::function<void()>> continuations_;
+};
+
+// Advances all requests until one is complete; returns its position in the argument list.
+template <class... Requests>
+std::size_t when_any(Requests&... requests) {
+  while (true) {
+    std::size_t index = 0;
+    std::size_t found = sizeof...(Requests);
+    ((found == sizeof...(Requests) && requests.test() ? (found = index) : 0, ++index), ...);
+    if (found != sizeof...(Requests)) {
+      return found;
+    }
+  }
+}
+
+}  // namespace dash::comm

@@ -1,0 +1,389 @@
+// Every algorithm of every collective against the MPI library's own result: counts 0, 1, p - 1,
+// p + 1, an odd count and a large one; every root; int, double and a struct; a non-commutative
+// operation (2x2 matrix product modulo 2^32) and minloc.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+#include <mpi.h>
+
+#include <dash/dash.hpp>
+
+#include "dash_testing.hpp"
+
+namespace {
+
+using dash::comm::Coll;
+using dash::comm::Group;
+using dash::comm::Options;
+
+int P() { return static_cast<int>(dash::size()); }
+int me() { return dash::myid(); }
+MPI_Comm world() { return dash::comm::base_comm(); }
+
+// 2x2 matrices of unsigned 32-bit integers: their product (mod 2^32) is associative and not
+// commutative.
+struct Matrix {
+  std::uint32_t a, b, c, d;
+  friend bool operator==(const Matrix&, const Matrix&) = default;
+};
+
+Matrix multiply(const Matrix& x, const Matrix& y) {
+  return {x.a * y.a + x.b * y.c, x.a * y.b + x.b * y.d, x.c * y.a + x.d * y.c, x.c * y.b + x.d * y.d};
+}
+
+void mpi_matrix_product(void* in, void* inout, int* len, MPI_Datatype*) {
+  auto* x = static_cast<Matrix*>(in);
+  auto* y = static_cast<Matrix*>(inout);
+  for (int i = 0; i < *len; ++i) {
+    y[i] = multiply(x[i], y[i]);  // MPI: inout = in ∘ inout, with in from lower ranks
+  }
+}
+
+std::vector<std::size_t> counts() {
+  const auto p = static_cast<std::size_t>(P());
+  return {0, 1, p - 1, p + 1, 7, 1000};
+}
+
+std::vector<int> int_input(std::size_t n, int rank) {
+  std::vector<int> values(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    values[i] = (rank + 1) * 1000 + static_cast<int>(i % 977) - 300;
+  }
+  return values;
+}
+
+std::vector<Matrix> matrix_input(std::size_t n, int rank) {
+  std::vector<Matrix> values(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto r = static_cast<std::uint32_t>(rank);
+    const auto k = static_cast<std::uint32_t>(i);
+    values[i] = {r + 1, k + 2, r * 3 + k, 5 + r * k};
+  }
+  return values;
+}
+
+std::vector<dash::ValueIndex<double, int>> minloc_input(std::size_t n, int rank) {
+  std::vector<dash::ValueIndex<double, int>> values(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    // Ties across ranks on every third element: the lowest index must win.
+    const double value = i % 3 == 0 ? 1.5 : static_cast<double>((rank * 7 + static_cast<int>(i)) % 5);
+    values[i] = {value, rank};
+  }
+  return values;
+}
+
+struct Matrices {
+  MPI_Datatype type = MPI_DATATYPE_NULL;
+  MPI_Op product = MPI_OP_NULL;
+  Matrices() {
+    MPI_Type_contiguous(4, MPI_UINT32_T, &type);
+    MPI_Type_commit(&type);
+    MPI_Op_create(&mpi_matrix_product, 0, &product);
+  }
+  ~Matrices() {
+    MPI_Op_free(&product);
+    MPI_Type_free(&type);
+  }
+};
+
+const dash::comm::UserOp<Matrix (*)(const Matrix&, const Matrix&), false> matrix_product =
+    dash::comm::non_commutative(&multiply);
+
+bool fits(Coll collective, std::string_view algorithm, bool commutative) {
+  const bool power_of_two = (P() & (P() - 1)) == 0;
+  if (algorithm == "hypercube_xor") {
+    return power_of_two;
+  }
+  if (algorithm == "neighbor_exchange") {
+    return P() % 2 == 0;
+  }
+  if (algorithm == "ring" && (collective == Coll::allreduce || collective == Coll::reduce_scatter)) {
+    return commutative;
+  }
+  return true;
+}
+
+std::string label(std::string_view algorithm, std::size_t n, int root = -1) {
+  return std::string(algorithm) + " n=" + std::to_string(n) + (root >= 0 ? " root=" + std::to_string(root) : "");
+}
+
+Options forced(std::string_view algorithm) {
+  Options options;
+  options.algorithm = std::string(algorithm);
+  return options;
+}
+
+TEST(Collectives, AllreduceMatchesMpi) {
+  const Matrices matrices;
+  for (const auto algorithm : dash::comm::algorithms(Coll::allreduce)) {
+    for (const std::size_t n : counts()) {
+      SCOPED_TRACE(label(algorithm, n));
+      const std::vector<int> in = int_input(n, me());
+      std::vector<int> ours(n, -1);
+      std::vector<int> theirs(n, -2);
+      if (fits(Coll::allreduce, algorithm, true)) {
+        dash::comm::allreduce(in, ours, dash::plus{}, Group::world(), forced(algorithm));
+        MPI_Allreduce(in.data(), theirs.data(), static_cast<int>(n), MPI_INT, MPI_SUM, world());
+        EXPECT_EQ(ours, theirs);
+      }
+      const std::vector<Matrix> min = matrix_input(n, me());
+      std::vector<Matrix> mours(n);
+      std::vector<Matrix> mtheirs(n);
+      if (fits(Coll::allreduce, algorithm, false)) {
+        dash::comm::allreduce(min, mours, matrix_product, Group::world(), forced(algorithm));
+        MPI_Allreduce(min.data(), mtheirs.data(), static_cast<int>(n), matrices.type, matrices.product, world());
+        EXPECT_EQ(mours, mtheirs);
+      } else {
+        EXPECT_THROW(dash::comm::allreduce(min, mours, matrix_product, Group::world(), forced(algorithm)),
+                     dash::InvalidArgument);
+      }
+      const auto lin = minloc_input(n, me());
+      std::vector<dash::ValueIndex<double, int>> lours(n);
+      std::vector<dash::ValueIndex<double, int>> ltheirs(n);
+      dash::comm::allreduce(lin, lours, dash::minloc{}, Group::world(), forced(algorithm));
+      MPI_Allreduce(lin.data(), ltheirs.data(), static_cast<int>(n), MPI_DOUBLE_INT, MPI_MINLOC, world());
+      EXPECT_EQ(lours, ltheirs);
+    }
+  }
+}
+
+TEST(Collectives, AllreduceInPlaceAndLarge) {
+  const std::size_t n = std::size_t{1} << 17;  // 1 MiB of doubles
+  std::vector<double> data(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    data[i] = static_cast<double>(me()) + static_cast<double>(i % 1024);
+  }
+  std::vector<double> theirs(n);
+  MPI_Allreduce(data.data(), theirs.data(), static_cast<int>(n), MPI_DOUBLE, MPI_MAX, world());
+  dash::comm::allreduce(data, data, dash::max{});
+  EXPECT_EQ(data, theirs);
+}
+
+TEST(Collectives, ReduceMatchesMpiForEveryRoot) {
+  const Matrices matrices;
+  for (const auto algorithm : dash::comm::algorithms(Coll::reduce)) {
+    for (const std::size_t n : counts()) {
+      for (int root = 0; root < P(); ++root) {
+        SCOPED_TRACE(label(algorithm, n, root));
+        const std::vector<int> in = int_input(n, me());
+        std::vector<int> ours(me() == root ? n : 0, -1);
+        std::vector<int> theirs(n, -2);
+        dash::comm::reduce(in, ours, dash::plus{}, root, Group::world(), forced(algorithm));
+        MPI_Reduce(in.data(), theirs.data(), static_cast<int>(n), MPI_INT, MPI_SUM, root, world());
+        if (me() == root) {
+          EXPECT_EQ(ours, theirs);
+        }
+        const std::vector<Matrix> min = matrix_input(n, me());
+        std::vector<Matrix> mours(me() == root ? n : 0);
+        std::vector<Matrix> mtheirs(n);
+        dash::comm::reduce(min, mours, matrix_product, root, Group::world(), forced(algorithm));
+        MPI_Reduce(min.data(), mtheirs.data(), static_cast<int>(n), matrices.type, matrices.product, root, world());
+        if (me() == root) {
+          EXPECT_EQ(mours, mtheirs);
+        }
+      }
+    }
+  }
+}
+
+TEST(Collectives, AllgatherMatchesMpi) {
+  for (const auto algorithm : dash::comm::algorithms(Coll::allgather)) {
+    for (const std::size_t n : counts()) {
+      SCOPED_TRACE(label(algorithm, n));
+      const std::vector<int> in = int_input(n, me());
+      std::vector<int> ours(n * static_cast<std::size_t>(P()), -1);
+      std::vector<int> theirs(ours.size(), -2);
+      if (!fits(Coll::allgather, algorithm, true)) {
+        EXPECT_THROW(dash::comm::allgather(in, ours, Group::world(), forced(algorithm)), dash::InvalidArgument);
+        continue;
+      }
+      dash::comm::allgather(in, ours, Group::world(), forced(algorithm));
+      MPI_Allgather(in.data(), static_cast<int>(n), MPI_INT, theirs.data(), static_cast<int>(n), MPI_INT, world());
+      EXPECT_EQ(ours, theirs);
+    }
+  }
+}
+
+TEST(Collectives, ReduceScatterBlockMatchesMpi) {
+  const Matrices matrices;
+  for (const auto algorithm : dash::comm::algorithms(Coll::reduce_scatter)) {
+    for (const std::size_t n : counts()) {
+      SCOPED_TRACE(label(algorithm, n));
+      const std::vector<int> in = int_input(n * static_cast<std::size_t>(P()), me());
+      std::vector<int> ours(n, -1);
+      std::vector<int> theirs(n, -2);
+      dash::comm::reduce_scatter_block(in, ours, dash::plus{}, Group::world(), forced(algorithm));
+      MPI_Reduce_scatter_block(in.data(), theirs.data(), static_cast<int>(n), MPI_INT, MPI_SUM, world());
+      EXPECT_EQ(ours, theirs);
+      const std::vector<Matrix> min = matrix_input(n * static_cast<std::size_t>(P()), me());
+      std::vector<Matrix> mours(n);
+      std::vector<Matrix> mtheirs(n);
+      if (fits(Coll::reduce_scatter, algorithm, false)) {
+        dash::comm::reduce_scatter_block(min, mours, matrix_product, Group::world(), forced(algorithm));
+        MPI_Reduce_scatter_block(min.data(), mtheirs.data(), static_cast<int>(n), matrices.type, matrices.product,
+                                 world());
+        EXPECT_EQ(mours, mtheirs);
+      } else {
+        EXPECT_THROW(
+            dash::comm::reduce_scatter_block(min, mours, matrix_product, Group::world(), forced(algorithm)),
+            dash::InvalidArgument);
+      }
+    }
+  }
+}
+
+TEST(Collectives, AlltoallMatchesMpi) {
+  for (const auto algorithm : dash::comm::algorithms(Coll::alltoall)) {
+    for (const std::size_t n : counts()) {
+      SCOPED_TRACE(label(algorithm, n));
+      const std::vector<int> in = int_input(n * static_cast<std::size_t>(P()), me());
+      std::vector<int> ours(in.size(), -1);
+      std::vector<int> theirs(in.size(), -2);
+      if (!fits(Coll::alltoall, algorithm, true)) {
+        EXPECT_THROW(dash::comm::alltoall(in, ours, Group::world(), forced(algorithm)), dash::InvalidArgument);
+        continue;
+      }
+      dash::comm::alltoall(in, ours, Group::world(), forced(algorithm));
+      MPI_Alltoall(in.data(), static_cast<int>(n), MPI_INT, theirs.data(), static_cast<int>(n), MPI_INT, world());
+      EXPECT_EQ(ours, theirs);
+    }
+  }
+}
+
+TEST(Collectives, BcastMatchesMpiForEveryRoot) {
+  for (const auto algorithm : dash::comm::algorithms(Coll::bcast)) {
+    for (const std::size_t n : counts()) {
+      for (int root = 0; root < P(); ++root) {
+        SCOPED_TRACE(label(algorithm, n, root));
+        std::vector<double> ours(n, -1.0);
+        std::vector<double> theirs(n, -2.0);
+        if (me() == root) {
+          for (std::size_t i = 0; i < n; ++i) {
+            ours[i] = theirs[i] = 0.5 * static_cast<double>(i) + root;
+          }
+        }
+        dash::comm::bcast(ours, root, Group::world(), forced(algorithm));
+        MPI_Bcast(theirs.data(), static_cast<int>(n), MPI_DOUBLE, root, world());
+        EXPECT_EQ(ours, theirs);
+      }
+    }
+  }
+}
+
+TEST(Collectives, GatherAndScatterMatchMpiForEveryRoot) {
+  const auto p = static_cast<std::size_t>(P());
+  for (const std::size_t n : counts()) {
+    for (int root = 0; root < P(); ++root) {
+      for (const auto algorithm : dash::comm::algorithms(Coll::gather)) {
+        SCOPED_TRACE("gather " + label(algorithm, n, root));
+        const std::vector<int> in = int_input(n, me());
+        std::vector<int> ours(me() == root ? n * p : 0, -1);
+        std::vector<int> theirs(n * p, -2);
+        dash::comm::gather(in, ours, root, Group::world(), forced(algorithm));
+        MPI_Gather(in.data(), static_cast<int>(n), MPI_INT, theirs.data(), static_cast<int>(n), MPI_INT, root, world());
+        if (me() == root) {
+          EXPECT_EQ(ours, theirs);
+        }
+      }
+      for (const auto algorithm : dash::comm::algorithms(Coll::scatter)) {
+        SCOPED_TRACE("scatter " + label(algorithm, n, root));
+        const std::vector<int> in = me() == root ? int_input(n * p, root) : std::vector<int>();
+        std::vector<int> ours(n, -1);
+        std::vector<int> theirs(n, -2);
+        dash::comm::scatter(in, ours, root, Group::world(), forced(algorithm));
+        MPI_Scatter(in.data(), static_cast<int>(n), MPI_INT, theirs.data(), static_cast<int>(n), MPI_INT, root,
+                    world());
+        EXPECT_EQ(ours, theirs);
+      }
+    }
+  }
+}
+
+TEST(Collectives, ScanAndExscanMatchMpi) {
+  const Matrices matrices;
+  for (const std::size_t n : counts()) {
+    for (const auto algorithm : dash::comm::algorithms(Coll::scan)) {
+      SCOPED_TRACE("scan " + label(algorithm, n));
+      const std::vector<Matrix> in = matrix_input(n, me());
+      std::vector<Matrix> ours(n);
+      std::vector<Matrix> theirs(n);
+      dash::comm::scan(in, ours, matrix_product, Group::world(), forced(algorithm));
+      MPI_Scan(in.data(), theirs.data(), static_cast<int>(n), matrices.type, matrices.product, world());
+      EXPECT_EQ(ours, theirs);
+    }
+    for (const auto algorithm : dash::comm::algorithms(Coll::exscan)) {
+      SCOPED_TRACE("exscan " + label(algorithm, n));
+      const std::vector<int> in = int_input(n, me());
+      std::vector<int> ours(n, -1);
+      std::vector<int> theirs(n, -2);
+      dash::comm::exscan(in, ours, dash::plus{}, Group::world(), forced(algorithm));
+      MPI_Exscan(in.data(), theirs.data(), static_cast<int>(n), MPI_INT, MPI_SUM, world());
+      if (me() != 0) {
+        EXPECT_EQ(ours, theirs);
+      } else {
+        EXPECT_EQ(ours, std::vector<int>(n, -1)) << "exscan must not touch rank 0's output";
+      }
+    }
+  }
+}
+
+TEST(Collectives, BarrierWaitsForTheLastRank) {
+  // The last rank enters 100 ms late; nobody may leave before it entered.
+  MPI_Barrier(world());
+  const double start = MPI_Wtime();
+  if (me() == P() - 1) {
+    while (MPI_Wtime() - start < 0.1) {
+    }
+  }
+  dash::comm::barrier(Group::world(), forced("dissemination"));
+  EXPECT_GE(MPI_Wtime() - start, 0.09);
+}
+
+TEST(Collectives, ForcingAnUnknownOrUnfitAlgorithmIsAnError) {
+  std::vector<int> in(4, 1);
+  std::vector<int> out(4);
+  try {
+    dash::comm::allreduce(in, out, dash::plus{}, Group::world(), forced("quantum"));
+    FAIL() << "no exception";
+  } catch (const dash::InvalidArgument& error) {
+    EXPECT_EQ(std::string(error.what()),
+              "dash::comm::allreduce: invalid argument 'algorithm (forced by Options::algorithm)' = 'quantum'; "
+              "expected one of recursive_doubling, rabenseifner, binary_blocks, ring, pairwise_ring");
+  }
+  std::vector<Matrix> min(4, Matrix{1, 0, 0, 1});
+  std::vector<Matrix> mout(4);
+  try {
+    dash::comm::allreduce(min, mout, matrix_product, Group::world(), forced("ring"));
+    FAIL() << "no exception";
+  } catch (const dash::InvalidArgument& error) {
+    EXPECT_EQ(std::string(error.what()),
+              "dash::comm::allreduce: algorithm 'ring' (forced by Options::algorithm) cannot serve this call: it "
+              "reorders contributions, so it needs a commutative operation");
+  }
+}
+
+TEST(Collectives, SizeMismatchesAreErrors) {
+  std::vector<int> in(4, 1);
+  std::vector<int> out(3);
+  try {
+    dash::comm::allreduce(in, out, dash::plus{});
+    FAIL() << "no exception";
+  } catch (const dash::InvalidArgument& error) {
+    EXPECT_STREQ(error.what(),
+                 "dash::comm::allreduce: invalid argument 'out.size()' = 3; expected 4 (the size of in)");
+  }
+  EXPECT_THROW(dash::comm::bcast(in, P(), Group::world()), dash::OutOfRange);
+}
+
+TEST(Collectives, ExplainNamesAlgorithmAndReason) {
+  const dash::comm::Choice small = dash::comm::explain(Coll::allreduce, 8, Group::world());
+  EXPECT_EQ(small.algorithm, "recursive_doubling");
+  EXPECT_FALSE(small.reason.empty());
+  const dash::comm::Choice large = dash::comm::explain(Coll::allreduce, 1 << 24, Group::world());
+  EXPECT_EQ(large.algorithm, "rabenseifner");
+}
+
+}  // namespace
