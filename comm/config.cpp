@@ -84,7 +84,11 @@ Config config_from_environment() {
 constexpr std::array<std::string_view, 2> tool_prefixes{"DASH_TEST_", "DASH_BENCH_"};
 
 const std::vector<std::string_view>& known_variables() {
-  static const std::vector<std::string_view> names{"DASH_LOG_LEVEL", "DASH_THREAD_LEVEL"};
+  static const std::vector<std::string_view> names{
+      "DASH_LOG_LEVEL",          "DASH_THREAD_LEVEL",     "DASH_COLL_BCAST",    "DASH_COLL_REDUCE",
+      "DASH_COLL_ALLREDUCE",     "DASH_COLL_GATHER",      "DASH_COLL_SCATTER",  "DASH_COLL_ALLGATHER",
+      "DASH_COLL_REDUCE_SCATTER", "DASH_COLL_ALLTOALL",   "DASH_COLL_SCAN",     "DASH_COLL_EXSCAN",
+      "DASH_COLL_BARRIER"};
   return names;
 }
 
