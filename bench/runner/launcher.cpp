@@ -44,6 +44,9 @@ void relaunch_under_mpiexec(int ranks, int argc, char** argv) {
     // Open MPI refuses more ranks than it counts slots (cores) without --oversubscribe, and
     // refuses to run as root unless told that this is intended.
     command.emplace_back("--oversubscribe");
+    // The coll suite forces Open MPI's native algorithms one by one through MPI_T, which the
+    // tuned component honours only with dynamic rules on; its default decision is unchanged.
+    setenv("OMPI_MCA_coll_tuned_use_dynamic_rules", "1", 0);
     if (geteuid() == 0) {
       setenv("OMPI_ALLOW_RUN_AS_ROOT", "1", 1);
       setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1", 1);

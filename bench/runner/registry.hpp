@@ -61,6 +61,9 @@ struct Case {
   std::optional<Rate> rate;  // computed from the best (minimum) time
   // Called on the active ranks only.
   std::function<std::unique_ptr<Workload>(const Problem&)> make_workload;
+  // Calls of the measured operation in one run_impl()/run_baseline(), for operations too short
+  // to time one by one; reported times are per call. Unset: one.
+  std::function<std::size_t(std::size_t size)> calls_per_run;
 
   std::string id() const { return suite + "/" + name; }
 };

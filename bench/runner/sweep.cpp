@@ -77,11 +77,13 @@ Result run_point(const SweepPoint& point, const RunOptions& options, MPI_Comm wo
     time_slowest_rank(world, run_impl);
     time_slowest_rank(world, run_baseline);
   }
+  const auto& calls_per_run = point.bench_case->calls_per_run;
+  const double calls = calls_per_run ? static_cast<double>(calls_per_run(point.size)) : 1.0;
   std::vector<double> impl_times;
   std::vector<double> baseline_times;
   for (int rep = 0; rep < options.timed_reps; ++rep) {
-    impl_times.push_back(time_slowest_rank(world, run_impl));
-    baseline_times.push_back(time_slowest_rank(world, run_baseline));
+    impl_times.push_back(time_slowest_rank(world, run_impl) / calls);
+    baseline_times.push_back(time_slowest_rank(world, run_baseline) / calls);
   }
 
   const bool impl_verified = verified_everywhere(world, workload.get(), &Workload::run_impl);

@@ -111,6 +111,7 @@ const CaseRegistration copy_case{Case{
     .make_workload = [](const Problem& problem) -> std::unique_ptr<Workload> {
       return std::make_unique<CopyWorkload>(problem.size);
     },
+    .calls_per_run = nullptr,
 }};
 
 const CaseRegistration triad_case{Case{
@@ -125,6 +126,7 @@ const CaseRegistration triad_case{Case{
     .make_workload = [](const Problem& problem) -> std::unique_ptr<Workload> {
       return std::make_unique<TriadWorkload>(problem.size);
     },
+    .calls_per_run = nullptr,
 }};
 
 }  // namespace

@@ -113,10 +113,8 @@ Schedule allreduce_binary_blocks(const CollectiveShape& shape, int rank) {
     }
   }
   const auto block_count = exponents.size();
-  std::size_t k = 0;
-  while (rank >= offsets[k] + (1 << exponents[k])) {
-    ++k;
-  }
+  // The block holding `rank`: the last one starting at or before it (offsets[0] = 0).
+  const auto k = static_cast<std::size_t>(std::upper_bound(offsets.begin(), offsets.end(), rank) - offsets.begin()) - 1;
   const int e = exponents[k];
   const int local = rank - offsets[k];
   // Fine parts: 2^{e_1} near-equal parts of the vector; a block of 2^e ranks works on coarse

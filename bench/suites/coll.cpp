@@ -1,0 +1,270 @@
+// The collectives suite: every algorithm of dash::comm for allreduce, allgather,
+// reduce_scatter_block, alltoall and bcast, and every one of Open MPI's own algorithms forced by
+// ID, each against Open MPI's default decision in the same run. Sizes are bytes per contribution
+// (per rank for allreduce and bcast, per block for the others), 8 B to 64 MiB.
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <limits>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <mpi.h>
+
+#include <dash/dash.hpp>
+
+#include "runner/registry.hpp"
+#include "suites/native_algorithm.hpp"
+
+namespace dash::bench::coll {
+
+namespace {
+
+enum class Operation { allreduce, allgather, reduce_scatter_block, alltoall, bcast };
+
+struct OperationInfo {
+  Operation operation;
+  std::string_view name;       // also the Open MPI control variable's infix
+  comm::Coll collective;
+  std::string_view mpi_call;
+  std::vector<std::pair<int, std::string_view>> native;  // Open MPI 4.1 tuned algorithm IDs
+};
+
+const std::vector<OperationInfo>& operations() {
+  static const std::vector<OperationInfo> table{
+      {Operation::allreduce, "allreduce", comm::Coll::allreduce, "MPI_Allreduce",
+       {{1, "basic_linear"}, {2, "nonoverlapping"}, {3, "recursive_doubling"}, {4, "ring"},
+        {5, "segmented_ring"}, {6, "rabenseifner"}}},
+      {Operation::allgather, "allgather", comm::Coll::allgather, "MPI_Allgather",
+       {{1, "linear"}, {2, "bruck"}, {3, "recursive_doubling"}, {4, "ring"}, {5, "neighbor"}, {6, "two_proc"}}},
+      {Operation::reduce_scatter_block, "reduce_scatter_block", comm::Coll::reduce_scatter, "MPI_Reduce_scatter_block",
+       {{1, "basic_linear"}, {2, "recursive_doubling"}, {3, "recursive_halving"}, {4, "butterfly"}}},
+      {Operation::alltoall, "alltoall", comm::Coll::alltoall, "MPI_Alltoall",
+       {{1, "linear"}, {2, "pairwise"}, {3, "modified_bruck"}, {4, "linear_sync"}, {5, "two_proc"}}},
+      {Operation::bcast, "bcast", comm::Coll::bcast, "MPI_Bcast",
+       {{1, "basic_linear"}, {2, "chain"}, {3, "pipeline"}, {4, "split_binary_tree"}, {5, "binary_tree"},
+        {6, "binomial"}, {7, "knomial"}, {8, "scatter_allgather"}, {9, "scatter_allgather_ring"}}},
+  };
+  return table;
+}
+
+constexpr double garbage = std::numeric_limits<double>::quiet_NaN();
+
+// Values are small multiples of 1/2, so every sum is exact and verification can use ==.
+double input_value(int rank, std::size_t index) { return rank + 1 + static_cast<double>(index % 7) * 0.5; }
+
+// Who runs the measured calls: our collective (an algorithm name, empty for the library's
+// choice) or Open MPI on a communicator with a forced algorithm.
+struct Contender {
+  std::string algorithm;
+  MPI_Comm native = MPI_COMM_NULL;
+};
+
+class CollectiveWorkload final : public Workload {
+public:
+  CollectiveWorkload(const OperationInfo& info, Contender contender, std::size_t bytes, MPI_Comm team,
+                     std::size_t calls)
+      : info_(info), contender_(std::move(contender)), team_(team), calls_(calls) {
+    MPI_Comm_rank(team, &rank_);
+    MPI_Comm_size(team, &size_);
+    n_ = std::max<std::size_t>(1, bytes / sizeof(double));
+    const auto p = static_cast<std::size_t>(size_);
+    const bool per_block = info.operation == Operation::alltoall || info.operation == Operation::reduce_scatter_block;
+    in_.resize(per_block ? n_ * p : n_);
+    const std::size_t out_size = info.operation == Operation::allgather || info.operation == Operation::alltoall
+                                     ? n_ * p
+                                     : n_;
+    out_.resize(info.operation == Operation::bcast ? n_ : out_size);
+    options_.algorithm = contender_.algorithm;
+    reset();
+  }
+
+  ~CollectiveWorkload() override {
+    if (contender_.native != MPI_COMM_NULL) {
+      MPI_Comm_free(&contender_.native);
+    }
+  }
+  CollectiveWorkload(const CollectiveWorkload&) = delete;
+  CollectiveWorkload& operator=(const CollectiveWorkload&) = delete;
+
+  void run_impl() override {
+    for (std::size_t call = 0; call < calls_; ++call) {
+      if (contender_.native != MPI_COMM_NULL) {
+        run_mpi(contender_.native);
+      } else {
+        run_ours();
+      }
+    }
+  }
+
+  void run_baseline() override {
+    for (std::size_t call = 0; call < calls_; ++call) {
+      run_mpi(team_);
+    }
+  }
+
+  void reset() override {
+    for (std::size_t i = 0; i < in_.size(); ++i) {
+      in_[i] = info_.operation == Operation::alltoall
+                   ? rank_ * 1000.0 + static_cast<double>(i / n_) + static_cast<double>(i % n_ % 7) * 0.5
+                   : input_value(rank_, i);
+    }
+    std::fill(out_.begin(), out_.end(), garbage);
+    if (info_.operation == Operation::bcast && rank_ == 0) {
+      for (std::size_t i = 0; i < n_; ++i) {
+        out_[i] = input_value(0, i);
+      }
+    }
+  }
+
+  bool verify() const override {
+    const auto p = static_cast<double>(size_);
+    const double rank_sum = p * (p + 1) / 2;
+    for (std::size_t i = 0; i < out_.size(); ++i) {
+      double expected = 0;
+      switch (info_.operation) {
+        case Operation::allreduce:
+          expected = rank_sum + p * static_cast<double>(i % 7) * 0.5;
+          break;
+        case Operation::allgather:
+          expected = input_value(static_cast<int>(i / n_), i % n_);
+          break;
+        case Operation::reduce_scatter_block:
+          expected = rank_sum + p * static_cast<double>((static_cast<std::size_t>(rank_) * n_ + i) % 7) * 0.5;
+          break;
+        case Operation::alltoall:
+          expected = static_cast<double>(i / n_) * 1000.0 + rank_ + static_cast<double>(i % n_ % 7) * 0.5;
+          break;
+        case Operation::bcast:
+          expected = input_value(0, i);
+          break;
+      }
+      if (!(out_[i] == expected)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+private:
+  void run_ours() {
+    switch (info_.operation) {
+      case Operation::allreduce:
+        comm::allreduce(in_, out_, dash::plus{}, comm::Group::world(), options_);
+        break;
+      case Operation::allgather:
+        comm::allgather(in_, out_, comm::Group::world(), options_);
+        break;
+      case Operation::reduce_scatter_block:
+        comm::reduce_scatter_block(in_, out_, dash::plus{}, comm::Group::world(), options_);
+        break;
+      case Operation::alltoall:
+        comm::alltoall(in_, out_, comm::Group::world(), options_);
+        break;
+      case Operation::bcast:
+        comm::bcast(out_, 0, comm::Group::world(), options_);
+        break;
+    }
+  }
+
+  void run_mpi(MPI_Comm comm) {
+    const int n = static_cast<int>(n_);
+    switch (info_.operation) {
+      case Operation::allreduce:
+        MPI_Allreduce(in_.data(), out_.data(), n, MPI_DOUBLE, MPI_SUM, comm);
+        break;
+      case Operation::allgather:
+        MPI_Allgather(in_.data(), n, MPI_DOUBLE, out_.data(), n, MPI_DOUBLE, comm);
+        break;
+      case Operation::reduce_scatter_block:
+        MPI_Reduce_scatter_block(in_.data(), out_.data(), n, MPI_DOUBLE, MPI_SUM, comm);
+        break;
+      case Operation::alltoall:
+        MPI_Alltoall(in_.data(), n, MPI_DOUBLE, out_.data(), n, MPI_DOUBLE, comm);
+        break;
+      case Operation::bcast:
+        MPI_Bcast(out_.data(), n, MPI_DOUBLE, 0, comm);
+        break;
+    }
+  }
+
+  const OperationInfo& info_;
+  Contender contender_;
+  MPI_Comm team_;
+  std::size_t calls_;
+  int rank_ = 0;
+  int size_ = 1;
+  std::size_t n_ = 1;
+  std::vector<double> in_;
+  std::vector<double> out_;
+  comm::Options options_;
+};
+
+std::vector<std::size_t> message_sizes(Sweep sweep) {
+  if (sweep == Sweep::quick) {
+    return {8, 4096, 262144, 4194304};
+  }
+  std::vector<std::size_t> sizes;
+  for (std::size_t bytes = 8; bytes <= (std::size_t{64} << 20); bytes *= 8) {
+    sizes.push_back(bytes);
+  }
+  sizes.push_back(std::size_t{64} << 20);
+  sizes.erase(std::unique(sizes.begin(), sizes.end()), sizes.end());
+  return sizes;
+}
+
+// Enough calls per timed run that short collectives last about a millisecond or more.
+std::size_t calls_for(std::size_t bytes) {
+  return std::clamp<std::size_t>((std::size_t{1} << 20) / std::max<std::size_t>(bytes, 1), 1, 200);
+}
+
+std::vector<int> whole_job(int job_size) { return {job_size}; }
+
+Case make_case(const OperationInfo& info, std::string name, std::string impl,
+               std::function<Contender(MPI_Comm)> contender) {
+  return Case{
+      .suite = "coll",
+      .name = std::move(name),
+      .impl = std::move(impl),
+      .baseline = std::string(info.mpi_call) + " (Open MPI's default decision)",
+      .size_unit = "bytes per contribution",
+      .sizes = message_sizes,
+      .active_rank_counts = whole_job,
+      .rate = std::nullopt,
+      .make_workload = [&info, contender = std::move(contender)](const Problem& problem) -> std::unique_ptr<Workload> {
+        return std::make_unique<CollectiveWorkload>(info, contender(problem.team), problem.size, problem.team,
+                                                    calls_for(problem.size));
+      },
+      .calls_per_run = calls_for,
+  };
+}
+
+// Registers, per operation: our default choice, each of our algorithms, each native algorithm.
+const bool registered = [] {
+  for (const OperationInfo& info : operations()) {
+    const std::string op(info.name);
+    CaseRegistration(make_case(info, op, "dash::comm::" + op + " (library's choice)",
+                               [](MPI_Comm) { return Contender{}; }));
+    for (const std::string_view algorithm : comm::algorithms(info.collective)) {
+      const std::string name(algorithm);
+      CaseRegistration(make_case(info, op + "." + name, "dash::comm::" + op + " algorithm " + name,
+                                 [name](MPI_Comm) { return Contender{name, MPI_COMM_NULL}; }));
+    }
+    for (const auto& [id, native_name] : info.native) {
+      const std::string name(native_name);
+      CaseRegistration(make_case(info, op + ".native." + name,
+                                 "Open MPI " + op + " algorithm " + std::to_string(id) + " (" + name + ")",
+                                 [&info, id = id](MPI_Comm team) {
+                                   return Contender{{}, comm_with_native_algorithm(team, info.name, id)};
+                                 }));
+    }
+  }
+  return true;
+}();
+
+}  // namespace
+
+}  // namespace dash::bench::coll
