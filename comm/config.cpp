@@ -77,6 +77,15 @@ Config config_from_environment() {
   config.log_level = parse_choice("DASH_LOG_LEVEL", log_levels, config.log_level);
   config.thread_level = parse_choice("DASH_THREAD_LEVEL", thread_levels, config.thread_level);
   config.thread_level_from_environment = std::getenv("DASH_THREAD_LEVEL") != nullptr;
+  for (const std::string_view name : known_variables()) {
+    if (!name.starts_with("DASH_COLL_")) {
+      continue;
+    }
+    const std::string variable(name);
+    if (const char* value = std::getenv(variable.c_str()); value != nullptr) {
+      config.forced_algorithms.emplace_back(variable, value);
+    }
+  }
   return config;
 }
 

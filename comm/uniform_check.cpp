@@ -1,5 +1,6 @@
 #include <array>
 #include <string>
+#include <utility>
 
 #include <dash/comm/exception.hpp>
 #include <dash/comm/mpi_call.hpp>
@@ -36,3 +37,38 @@ void throw_not_uniform(std::string_view function, std::string_view argument,
 }
 
 }  // namespace dash::comm::detail
+
+namespace dash::comm {
+
+PendingUniformCheck::PendingUniformCheck(std::uint64_t digest, std::string function, std::string argument,
+                                         std::string local_value, MPI_Comm comm)
+    : local_{digest, ~digest},
+      function_(std::move(function)),
+      argument_(std::move(argument)),
+      local_value_(std::move(local_value)),
+      comm_(comm) {
+  check_mpi(MPI_Iallreduce(local_, global_, 2, MPI_UINT64_T, MPI_MIN, comm_, &request_),
+            function_ + ": MPI_Iallreduce (cross-rank argument check)");
+}
+
+PendingUniformCheck::~PendingUniformCheck() {
+  if (request_ != MPI_REQUEST_NULL) {
+    MPI_Wait(&request_, MPI_STATUS_IGNORE);
+  }
+}
+
+bool PendingUniformCheck::test() {
+  if (request_ != MPI_REQUEST_NULL) {
+    int done = 0;
+    check_mpi(MPI_Test(&request_, &done, MPI_STATUS_IGNORE), function_ + ": MPI_Test (cross-rank argument check)");
+    if (!done) {
+      return false;
+    }
+  }
+  if (global_[0] != ~global_[1]) {
+    detail::throw_not_uniform(function_, argument_, local_value_, comm_);
+  }
+  return true;
+}
+
+}  // namespace dash::comm

@@ -1,6 +1,6 @@
 #include <algorithm>
 #include <cstring>
-#include <deque>
+#include <limits>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -23,15 +23,136 @@ using schedule::ActionKind;
 using schedule::BlockSet;
 using schedule::Buffer;
 
-enum class StepState : std::uint8_t { waiting, posted, arrived, done };
+constexpr std::uint32_t none = std::numeric_limits<std::uint32_t>::max();
 
-struct Step {
+struct PlannedStep {
   const Action* action = nullptr;
   std::uint32_t round = 0;
-  int base_peer = -1;
-  int unmet = 0;  // unfinished steps this one depends on
+  int prerequisites = 0;
   std::vector<std::uint32_t> dependents;
   std::vector<std::uint32_t> final_output_blocks;  // output blocks this step leaves final
+  // The next message to or from the same peer in the same direction: it may only be posted after
+  // this one, so that messages match in schedule order.
+  std::uint32_t next_in_channel = none;
+  bool first_in_channel = false;
+};
+
+}  // namespace
+
+struct Plan {
+  schedule::Schedule schedule;
+  std::vector<PlannedStep> steps;
+  std::vector<std::size_t> steps_per_round;
+  std::uint32_t output_blocks = 0;
+};
+
+std::shared_ptr<const Plan> make_plan(schedule::Schedule source, std::uint32_t output_blocks) {
+  auto plan = std::make_shared<Plan>();
+  plan->schedule = std::move(source);
+  plan->output_blocks = output_blocks;
+  const auto& rounds = plan->schedule.rounds;
+  plan->steps_per_round.assign(rounds.size(), 0);
+  // Per (buffer, block): the last step that wrote it and the steps that read it since.
+  std::unordered_map<std::uint64_t, std::uint32_t> last_writer;
+  std::unordered_map<std::uint64_t, std::vector<std::uint32_t>> readers;
+  // Per (peer, direction): the last message step, to chain the next one to it.
+  std::unordered_map<std::int64_t, std::uint32_t> last_in_channel;
+  std::vector<std::uint32_t> output_writer(output_blocks, none);
+  auto key = [](Buffer buffer, std::uint32_t block) {
+    return std::uint64_t{static_cast<std::uint8_t>(buffer)} << 32 | block;
+  };
+  std::vector<std::uint32_t> prerequisites;
+  auto& steps = plan->steps;
+  for (std::uint32_t r = 0; r < rounds.size(); ++r) {
+    for (const Action& action : rounds[r].actions) {
+      const auto id = static_cast<std::uint32_t>(steps.size());
+      PlannedStep& step = steps.emplace_back();
+      step.action = &action;
+      step.round = r;
+      ++plan->steps_per_round[r];
+      prerequisites.clear();
+      auto read = [&](Buffer buffer, const BlockSet& blocks) {
+        for (std::uint32_t t = 0; t < blocks.size(); ++t) {
+          const std::uint64_t k = key(buffer, blocks[t]);
+          if (const auto w = last_writer.find(k); w != last_writer.end()) {
+            prerequisites.push_back(w->second);
+          }
+          readers[k].push_back(id);
+        }
+      };
+      auto write = [&](Buffer buffer, const BlockSet& blocks) {
+        for (std::uint32_t t = 0; t < blocks.size(); ++t) {
+          const std::uint64_t k = key(buffer, blocks[t]);
+          if (const auto w = last_writer.find(k); w != last_writer.end()) {
+            prerequisites.push_back(w->second);
+          }
+          if (auto rd = readers.find(k); rd != readers.end()) {
+            for (const std::uint32_t reader : rd->second) {
+              if (reader != id) {
+                prerequisites.push_back(reader);
+              }
+            }
+            rd->second.clear();
+          }
+          last_writer[k] = id;
+          if (buffer == Buffer::output) {
+            output_writer[blocks[t]] = id;
+          }
+        }
+      };
+      switch (action.kind) {
+        case ActionKind::send:
+          read(action.buffer, action.blocks);
+          break;
+        case ActionKind::receive:
+          write(action.buffer, action.blocks);
+          break;
+        case ActionKind::receive_reduce:
+        case ActionKind::reduce:
+          if (action.kind == ActionKind::reduce) {
+            read(action.source, action.source_blocks);
+          }
+          read(action.buffer, action.blocks);
+          write(action.buffer, action.blocks);
+          break;
+        case ActionKind::copy:
+          read(action.source, action.source_blocks);
+          write(action.buffer, action.blocks);
+          break;
+      }
+      std::sort(prerequisites.begin(), prerequisites.end());
+      prerequisites.erase(std::unique(prerequisites.begin(), prerequisites.end()), prerequisites.end());
+      step.prerequisites = static_cast<int>(prerequisites.size());
+      for (const std::uint32_t before : prerequisites) {
+        steps[before].dependents.push_back(id);
+      }
+      if (action.is_message()) {
+        const std::int64_t channel = std::int64_t{action.peer} * 2 + (action.kind == ActionKind::send ? 1 : 0);
+        if (const auto previous = last_in_channel.find(channel); previous != last_in_channel.end()) {
+          steps[previous->second].next_in_channel = id;
+        } else {
+          step.first_in_channel = true;
+        }
+        last_in_channel[channel] = id;
+      }
+    }
+  }
+  for (std::uint32_t b = 0; b < output_blocks; ++b) {
+    if (output_writer[b] != none) {
+      steps[output_writer[b]].final_output_blocks.push_back(b);
+    }
+  }
+  return plan;
+}
+
+namespace {
+
+enum class StepState : std::uint8_t { waiting, posted, arrived, done };
+
+// A step's state in one execution of a plan.
+struct RunningStep {
+  int unmet = 0;                // unfinished prerequisites
+  bool channel_open = false;    // the previous message of its channel was posted
   StepState state = StepState::waiting;
   MPI_Datatype derived = MPI_DATATYPE_NULL;
   std::vector<std::byte> staging;
@@ -48,38 +169,45 @@ struct MessageMemory {
 
 struct Execution::Impl {
   ExecutionSetup setup;
+  const Plan& plan;
   Group group;
   int tag;
   std::vector<std::byte> scratch;
-  std::vector<Step> steps;
-  std::vector<std::deque<std::uint32_t>> send_order;     // per peer: unposted sends
-  std::vector<std::deque<std::uint32_t>> receive_order;  // per peer: unposted receives
+  std::vector<RunningStep> steps;
   std::vector<std::size_t> unfinished_per_round;
   std::uint32_t lowest_round = 0;
-  std::size_t sends_ahead = 0;     // in flight, from rounds above lowest_round
+  std::size_t sends_ahead = 0;  // in flight, from rounds above lowest_round
   std::size_t receives_ahead = 0;
   std::vector<MPI_Request> requests;
   std::vector<std::uint32_t> request_steps;
+  std::vector<int> completed_indices;
   std::vector<std::uint32_t> candidates;
   std::vector<std::uint32_t> held_by_window;
-  std::deque<std::uint32_t> arrivals;
+  std::vector<std::uint32_t> arrivals;
+  std::size_t arrivals_taken = 0;
   std::size_t unfinished = 0;
+  bool failed = false;  // progress threw: the schedule will not complete
 
-  Impl(ExecutionSetup s, const Group& g, int t) : setup(std::move(s)), group(g), tag(t) {
-    const auto scratch_bytes = setup.schedule.scratch_blocks == 0
-                                   ? std::size_t{0}
-                                   : setup.layout.offset(setup.schedule.scratch_blocks - 1) +
-                                         setup.layout.bytes(setup.schedule.scratch_blocks - 1);
-    scratch.resize(scratch_bytes);
-    build_steps();
+  Impl(ExecutionSetup s, const Group& g, int t) : setup(std::move(s)), plan(*setup.plan), group(g), tag(t) {
+    const std::uint32_t scratch_blocks = plan.schedule.scratch_blocks;
+    scratch.resize(scratch_blocks == 0 ? 0
+                                       : setup.layout.offset(scratch_blocks - 1) + setup.layout.bytes(scratch_blocks - 1));
+    steps.resize(plan.steps.size());
+    unfinished = steps.size();
+    unfinished_per_round = plan.steps_per_round;
     if (setup.output_ready_at_start) {
-      for (std::uint32_t b = 0; b < setup.output_blocks; ++b) {
+      for (std::uint32_t b = 0; b < plan.output_blocks; ++b) {
         arrivals.push_back(b);
       }
     }
+    candidates.reserve(steps.size());
     for (std::uint32_t id = 0; id < static_cast<std::uint32_t>(steps.size()); ++id) {
+      steps[id].unmet = plan.steps[id].prerequisites;
+      steps[id].channel_open = plan.steps[id].first_in_channel;
       candidates.push_back(id);
     }
+    std::reverse(candidates.begin(), candidates.end());  // start in schedule order
+    advance_lowest_round();
     pump();
   }
 
@@ -93,97 +221,6 @@ struct Execution::Impl {
         break;
     }
     return scratch.data();
-  }
-
-  void build_steps() {
-    const auto p = static_cast<std::size_t>(group.size());
-    send_order.resize(p);
-    receive_order.resize(p);
-    const auto& rounds = setup.schedule.rounds;
-    unfinished_per_round.assign(rounds.size(), 0);
-    // Per (buffer, block): the last step that wrote it and the steps that read it since.
-    std::unordered_map<std::uint64_t, std::uint32_t> last_writer;
-    std::unordered_map<std::uint64_t, std::vector<std::uint32_t>> readers;
-    std::vector<std::uint32_t> output_writer(setup.output_blocks, UINT32_MAX);
-    auto key = [](Buffer buffer, std::uint32_t block) {
-      return std::uint64_t{static_cast<std::uint8_t>(buffer)} << 32 | block;
-    };
-    for (std::uint32_t r = 0; r < rounds.size(); ++r) {
-      for (const Action& action : rounds[r].actions) {
-        const auto id = static_cast<std::uint32_t>(steps.size());
-        Step& step = steps.emplace_back();
-        step.action = &action;
-        step.round = r;
-        ++unfinished_per_round[r];
-        ++unfinished;
-        std::vector<std::uint32_t> prerequisites;
-        auto read = [&](Buffer buffer, const BlockSet& blocks) {
-          for (std::uint32_t t = 0; t < blocks.size(); ++t) {
-            const std::uint64_t k = key(buffer, blocks[t]);
-            if (const auto w = last_writer.find(k); w != last_writer.end()) {
-              prerequisites.push_back(w->second);
-            }
-            readers[k].push_back(id);
-          }
-        };
-        auto write = [&](Buffer buffer, const BlockSet& blocks) {
-          for (std::uint32_t t = 0; t < blocks.size(); ++t) {
-            const std::uint64_t k = key(buffer, blocks[t]);
-            if (const auto w = last_writer.find(k); w != last_writer.end()) {
-              prerequisites.push_back(w->second);
-            }
-            if (auto rd = readers.find(k); rd != readers.end()) {
-              for (const std::uint32_t reader : rd->second) {
-                if (reader != id) {
-                  prerequisites.push_back(reader);
-                }
-              }
-              rd->second.clear();
-            }
-            last_writer[k] = id;
-            if (buffer == Buffer::output) {
-              output_writer[blocks[t]] = id;
-            }
-          }
-        };
-        switch (action.kind) {
-          case ActionKind::send:
-            read(action.buffer, action.blocks);
-            break;
-          case ActionKind::receive:
-            write(action.buffer, action.blocks);
-            break;
-          case ActionKind::receive_reduce:
-          case ActionKind::reduce:
-            if (action.kind == ActionKind::reduce) {
-              read(action.source, action.source_blocks);
-            }
-            read(action.buffer, action.blocks);
-            write(action.buffer, action.blocks);
-            break;
-          case ActionKind::copy:
-            read(action.source, action.source_blocks);
-            write(action.buffer, action.blocks);
-            break;
-        }
-        std::sort(prerequisites.begin(), prerequisites.end());
-        prerequisites.erase(std::unique(prerequisites.begin(), prerequisites.end()), prerequisites.end());
-        step.unmet = static_cast<int>(prerequisites.size());
-        for (const std::uint32_t before : prerequisites) {
-          steps[before].dependents.push_back(id);
-        }
-        if (action.is_message()) {
-          step.base_peer = group.base_rank(action.peer);
-          auto& order = action.kind == ActionKind::send ? send_order : receive_order;
-          order[static_cast<std::size_t>(action.peer)].push_back(id);
-        }
-      }
-    }
-    for (std::uint32_t b = 0; b < setup.output_blocks; ++b) {
-      if (output_writer[b] != UINT32_MAX) {
-        steps[output_writer[b]].final_output_blocks.push_back(b);
-      }
-    }
   }
 
   // The memory of `blocks` in `buffer` as one range, or as a derived datatype if it is scattered.
@@ -234,88 +271,73 @@ struct Execution::Impl {
     return type;
   }
 
-  bool may_run_ahead(const Step& step) const {
-    if (step.round <= lowest_round) {
+  bool is_send(std::uint32_t id) const { return plan.steps[id].action->kind == ActionKind::send; }
+
+  bool may_run_ahead(std::uint32_t id) const {
+    if (plan.steps[id].round <= lowest_round) {
       return true;
     }
-    return step.action->kind == ActionKind::send ? sends_ahead < setup.window.sends
-                                                 : receives_ahead < setup.window.receives;
+    return is_send(id) ? sends_ahead < setup.window.sends : receives_ahead < setup.window.receives;
   }
 
   void track(std::uint32_t id, MPI_Request request) {
     requests.push_back(request);
     request_steps.push_back(id);
-    Step& step = steps[id];
-    step.state = StepState::posted;
-    if (step.round > lowest_round) {
-      ++(step.action->kind == ActionKind::send ? sends_ahead : receives_ahead);
+    steps[id].state = StepState::posted;
+    if (plan.steps[id].round > lowest_round) {
+      ++(is_send(id) ? sends_ahead : receives_ahead);
     }
   }
 
-  void post_send(std::uint32_t id) {
-    Step& step = steps[id];
-    const MessageMemory memory = memory_of(step.action->buffer, step.action->blocks);
+  void post_message(std::uint32_t id) {
+    const Action& action = *plan.steps[id].action;
+    RunningStep& step = steps[id];
+    const int peer = group.base_rank(action.peer);
     MPI_Request request = MPI_REQUEST_NULL;
-    if (memory.derived != MPI_DATATYPE_NULL) {
-      step.derived = memory.derived;
-      check_mpi(MPI_Isend(memory.base, 1, memory.derived, step.base_peer, tag, group.comm(), &request),
-                "dash::comm engine: MPI_Isend");
-    } else {
-      const MessageCount count(memory.bytes, MPI_BYTE, "dash::comm engine");
-      check_mpi(MPI_Isend(memory.base, count.count(), count.type(), step.base_peer, tag, group.comm(), &request),
-                "dash::comm engine: MPI_Isend");
-    }
-    track(id, request);
-  }
-
-  void post_receive(std::uint32_t id) {
-    Step& step = steps[id];
-    MPI_Request request = MPI_REQUEST_NULL;
-    if (step.action->kind == ActionKind::receive_reduce) {
+    if (action.kind == ActionKind::receive_reduce) {
       std::size_t bytes = 0;
-      for (std::uint32_t t = 0; t < step.action->blocks.size(); ++t) {
-        bytes += setup.layout.bytes(step.action->blocks[t]);
+      for (std::uint32_t t = 0; t < action.blocks.size(); ++t) {
+        bytes += setup.layout.bytes(action.blocks[t]);
       }
       step.staging.resize(bytes);
       const MessageCount count(bytes, MPI_BYTE, "dash::comm engine");
-      check_mpi(MPI_Irecv(step.staging.data(), count.count(), count.type(), step.base_peer, tag, group.comm(),
-                          &request),
+      check_mpi(MPI_Irecv(step.staging.data(), count.count(), count.type(), peer, tag, group.comm(), &request),
                 "dash::comm engine: MPI_Irecv");
     } else {
-      const MessageMemory memory = memory_of(step.action->buffer, step.action->blocks);
-      if (memory.derived != MPI_DATATYPE_NULL) {
-        step.derived = memory.derived;
-        check_mpi(MPI_Irecv(memory.base, 1, memory.derived, step.base_peer, tag, group.comm(), &request),
-                  "dash::comm engine: MPI_Irecv");
+      const MessageMemory memory = memory_of(action.buffer, action.blocks);
+      const bool derived = memory.derived != MPI_DATATYPE_NULL;
+      step.derived = memory.derived;
+      const MessageCount count(derived ? 1 : memory.bytes, derived ? memory.derived : MPI_BYTE, "dash::comm engine");
+      if (action.kind == ActionKind::send) {
+        check_mpi(MPI_Isend(memory.base, count.count(), count.type(), peer, tag, group.comm(), &request),
+                  "dash::comm engine: MPI_Isend");
       } else {
-        const MessageCount count(memory.bytes, MPI_BYTE, "dash::comm engine");
-        check_mpi(MPI_Irecv(memory.base, count.count(), count.type(), step.base_peer, tag, group.comm(), &request),
+        check_mpi(MPI_Irecv(memory.base, count.count(), count.type(), peer, tag, group.comm(), &request),
                   "dash::comm engine: MPI_Irecv");
       }
     }
     track(id, request);
   }
 
-  void combine_into(const Action& action, const std::byte* incoming_base, Buffer incoming_buffer,
-                    const BlockSet* incoming_blocks) {
+  void combine_into(const Action& action, const std::byte* packed_incoming, const BlockSet* incoming_blocks) {
     std::byte* target = base_of(action.buffer);
     const bool left = action.operand == schedule::Operand::incoming_left;
     std::size_t packed = 0;
     for (std::uint32_t t = 0; t < action.blocks.size(); ++t) {
       const std::uint32_t block = action.blocks[t];
-      const std::byte* incoming = incoming_blocks == nullptr
-                                      ? incoming_base + packed
-                                      : base_of(incoming_buffer) + setup.layout.offset((*incoming_blocks)[t]);
-      if (setup.layout.count(block) > 0) {
-        setup.reduction.combine(setup.reduction.op, incoming, target + setup.layout.offset(block),
-                                setup.layout.count(block), left);
+      const std::size_t count = setup.layout.count(block);
+      if (count > 0) {
+        const std::byte* incoming = incoming_blocks == nullptr
+                                        ? packed_incoming + packed
+                                        : base_of(action.source) + setup.layout.offset((*incoming_blocks)[t]);
+        setup.reduction.combine(setup.reduction.op, incoming, target + setup.layout.offset(block), count, left);
       }
       packed += setup.layout.bytes(block);
     }
   }
 
   void run_local(std::uint32_t id) {
-    const Action& action = *steps[id].action;
+    const Action& action = *plan.steps[id].action;
     if (action.kind == ActionKind::copy) {
       std::byte* target = base_of(action.buffer);
       const std::byte* source = base_of(action.source);
@@ -327,29 +349,27 @@ struct Execution::Impl {
         }
       }
     } else {
-      combine_into(action, nullptr, action.source, &action.source_blocks);
+      combine_into(action, nullptr, &action.source_blocks);
     }
     finish(id);
   }
 
   void finish(std::uint32_t id) {
-    Step& step = steps[id];
+    RunningStep& step = steps[id];
     if (step.derived != MPI_DATATYPE_NULL) {
       MPI_Type_free(&step.derived);
     }
-    step.staging.clear();
-    step.staging.shrink_to_fit();
+    std::vector<std::byte>().swap(step.staging);
     step.state = StepState::done;
     --unfinished;
-    for (const std::uint32_t block : step.final_output_blocks) {
-      arrivals.push_back(block);
-    }
-    for (const std::uint32_t next : step.dependents) {
+    const PlannedStep& planned = plan.steps[id];
+    arrivals.insert(arrivals.end(), planned.final_output_blocks.begin(), planned.final_output_blocks.end());
+    for (const std::uint32_t next : planned.dependents) {
       if (--steps[next].unmet == 0) {
         candidates.push_back(next);
       }
     }
-    if (--unfinished_per_round[step.round] == 0) {
+    if (--unfinished_per_round[planned.round] == 0) {
       advance_lowest_round();
     }
   }
@@ -362,12 +382,12 @@ struct Execution::Impl {
     if (lowest_round == before) {
       return;
     }
-    // Steps of the new lowest round no longer count against the window, and may have been
-    // held back by it.
+    // Steps of the new lowest round no longer count against the window, and may have been held
+    // back by it.
     for (const std::uint32_t id : request_steps) {
-      const Step& step = steps[id];
-      if (step.round > before && step.round <= lowest_round) {
-        --(step.action->kind == ActionKind::send ? sends_ahead : receives_ahead);
+      const std::uint32_t round = plan.steps[id].round;
+      if (round > before && round <= lowest_round) {
+        --(is_send(id) ? sends_ahead : receives_ahead);
       }
     }
     release_window();
@@ -388,11 +408,12 @@ struct Execution::Impl {
   }
 
   void try_start(std::uint32_t id) {
-    Step& step = steps[id];
-    const Action& action = *step.action;
+    RunningStep& step = steps[id];
+    const PlannedStep& planned = plan.steps[id];
+    const Action& action = *planned.action;
     if (step.state == StepState::arrived) {
       if (step.unmet == 0) {
-        combine_into(action, step.staging.data(), action.buffer, nullptr);
+        combine_into(action, step.staging.data(), nullptr);
         finish(id);
       }
       return;
@@ -406,38 +427,29 @@ struct Execution::Impl {
       }
       return;
     }
-    const bool is_send = action.kind == ActionKind::send;
-    auto& order = (is_send ? send_order : receive_order)[static_cast<std::size_t>(action.peer)];
-    if (order.empty() || order.front() != id) {
-      return;  // an earlier message to or from this peer goes first
-    }
+    // Receives that combine land in staging, so they need no inputs to be posted.
     const bool needs_inputs = action.kind != ActionKind::receive_reduce;
-    if (needs_inputs && step.unmet != 0) {
+    if (!step.channel_open || (needs_inputs && step.unmet != 0)) {
       return;
     }
-    if (!may_run_ahead(step)) {
+    if (!may_run_ahead(id)) {
       held_by_window.push_back(id);
       return;
     }
-    if (is_send) {
-      post_send(id);
-    } else {
-      post_receive(id);
-    }
-    order.pop_front();
-    if (!order.empty()) {
-      candidates.push_back(order.front());
+    post_message(id);
+    if (planned.next_in_channel != none) {
+      steps[planned.next_in_channel].channel_open = true;
+      candidates.push_back(planned.next_in_channel);
     }
   }
 
   void on_completed(std::uint32_t id) {
-    Step& step = steps[id];
-    if (step.round > lowest_round) {
-      --(step.action->kind == ActionKind::send ? sends_ahead : receives_ahead);
+    if (plan.steps[id].round > lowest_round) {
+      --(is_send(id) ? sends_ahead : receives_ahead);
       release_window();
     }
-    if (step.action->kind == ActionKind::receive_reduce) {
-      step.state = StepState::arrived;
+    if (plan.steps[id].action->kind == ActionKind::receive_reduce) {
+      steps[id].state = StepState::arrived;
       candidates.push_back(id);
     } else {
       finish(id);
@@ -447,17 +459,17 @@ struct Execution::Impl {
   bool progress() {
     pump();
     while (!requests.empty()) {
-      std::vector<int> indices(requests.size());
+      completed_indices.resize(requests.size());
       int completed = 0;
-      check_mpi(MPI_Testsome(static_cast<int>(requests.size()), requests.data(), &completed, indices.data(),
-                             MPI_STATUSES_IGNORE),
+      check_mpi(MPI_Testsome(static_cast<int>(requests.size()), requests.data(), &completed,
+                             completed_indices.data(), MPI_STATUSES_IGNORE),
                 "dash::comm engine: MPI_Testsome");
       if (completed == MPI_UNDEFINED || completed == 0) {
         break;
       }
-      std::vector<std::uint32_t> finished;
-      for (int i = 0; i < completed; ++i) {
-        finished.push_back(request_steps[static_cast<std::size_t>(indices[static_cast<std::size_t>(i)])]);
+      std::vector<std::uint32_t> finished(static_cast<std::size_t>(completed));
+      for (std::size_t i = 0; i < finished.size(); ++i) {
+        finished[i] = request_steps[static_cast<std::size_t>(completed_indices[i])];
       }
       // Drop completed requests (MPI set them to MPI_REQUEST_NULL).
       std::size_t kept = 0;
@@ -475,7 +487,34 @@ struct Execution::Impl {
       }
       pump();
     }
-    return unfinished == 0;
+    if (setup.argument_check && setup.argument_check->test()) {
+      setup.argument_check.reset();
+    }
+    return complete();
+  }
+
+  bool complete() const { return unfinished == 0 && !setup.argument_check; }
+
+  // After a failure the schedule cannot finish (peers may never send what it waits for): cancel
+  // the receives (a cancelled receive completes at once) and let MPI retire the sends on its
+  // own, instead of waiting forever.
+  void abandon() noexcept {
+    for (std::size_t i = 0; i < requests.size(); ++i) {
+      if (is_send(request_steps[i])) {
+        MPI_Request_free(&requests[i]);
+      } else {
+        MPI_Cancel(&requests[i]);
+        MPI_Wait(&requests[i], MPI_STATUS_IGNORE);
+      }
+    }
+    requests.clear();
+    request_steps.clear();
+    for (RunningStep& step : steps) {
+      if (step.derived != MPI_DATATYPE_NULL) {
+        MPI_Type_free(&step.derived);
+      }
+    }
+    setup.argument_check.reset();
   }
 };
 
@@ -483,25 +522,34 @@ Execution::Execution(ExecutionSetup setup, const Group& group, int tag)
     : impl_(std::make_unique<Impl>(std::move(setup), group, tag)) {}
 
 Execution::~Execution() {
-  try {
-    while (!impl_->progress()) {
+  if (!impl_->failed) {
+    try {
+      while (!impl_->progress()) {
+      }
+      return;
+    } catch (const std::exception& error) {
+      log(LogLevel::error, "a collective failed while its request was destroyed: ", error.what());
     }
-  } catch (const std::exception& error) {
-    log(LogLevel::error, "a collective failed while its request was destroyed: ", error.what());
+  }
+  impl_->abandon();
+}
+
+bool Execution::progress() {
+  try {
+    return impl_->progress();
+  } catch (...) {
+    impl_->failed = true;
+    throw;
   }
 }
 
-bool Execution::progress() { return impl_->progress(); }
-
-bool Execution::done() const noexcept { return impl_->unfinished == 0; }
+bool Execution::done() const noexcept { return impl_->complete(); }
 
 std::optional<std::uint32_t> Execution::next_arrival() {
-  if (impl_->arrivals.empty()) {
+  if (impl_->arrivals_taken == impl_->arrivals.size()) {
     return std::nullopt;
   }
-  const std::uint32_t block = impl_->arrivals.front();
-  impl_->arrivals.pop_front();
-  return block;
+  return impl_->arrivals[impl_->arrivals_taken++];
 }
 
 }  // namespace dash::comm::detail

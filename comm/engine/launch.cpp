@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <functional>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -203,11 +204,13 @@ struct Selected {
 Selected select(std::string_view function, Coll collective, const CallFacts& facts, const std::string& forced) {
   std::string name = forced;
   std::string origin = "forced by Options::algorithm";
-  const std::string variable = "DASH_COLL_" + upper(to_string(collective));
-  if (name.empty()) {
-    if (const char* from_environment = std::getenv(variable.c_str()); from_environment != nullptr) {
-      name = from_environment;
-      origin = "forced by " + variable;
+  if (name.empty() && !config().forced_algorithms.empty()) {
+    const std::string variable = "DASH_COLL_" + upper(to_string(collective));
+    for (const auto& [setting, algorithm] : config().forced_algorithms) {
+      if (setting == variable) {
+        name = algorithm;
+        origin = "forced by " + variable;
+      }
     }
   }
   if (!name.empty()) {
@@ -248,17 +251,56 @@ namespace detail {
 
 namespace {
 
-// The arguments every rank must pass alike, compared bitwise across the group.
+// The arguments every rank must pass alike, compared bitwise across the group (no padding).
 struct UniformArguments {
-  Coll collective;
-  int root;
-  bool commutative;
-  std::size_t element_size;
-  std::size_t elements;
+  std::uint64_t collective;
+  std::int64_t root;
+  std::uint64_t commutative;
+  std::uint64_t element_size;
+  std::uint64_t elements;
   std::uint64_t algorithm_digest;
 };
 
 }  // namespace
+
+// Plans (schedule + dependency analysis) depend only on these; the same call shape on the same
+// rank reuses its plan instead of generating the schedule again.
+struct PlanKey {
+  const Algorithm* algorithm;
+  int size;
+  int rank;
+  int root;
+  std::uint32_t segments;
+  bool commutative;
+  friend bool operator==(const PlanKey&, const PlanKey&) = default;
+};
+
+struct PlanKeyHash {
+  std::size_t operator()(const PlanKey& key) const noexcept {
+    std::size_t hash = std::hash<const void*>{}(key.algorithm);
+    for (const std::size_t part : {static_cast<std::size_t>(key.size), static_cast<std::size_t>(key.rank),
+                                   static_cast<std::size_t>(key.root), std::size_t{key.segments},
+                                   std::size_t{key.commutative}}) {
+      hash = hash * 1000003u ^ part;
+    }
+    return hash;
+  }
+};
+
+// Collectives are called from one thread at a time (docs/configuration.md), so no lock.
+std::shared_ptr<const Plan> cached_plan(const PlanKey& key, const CollectiveShape& shape) {
+  static std::unordered_map<PlanKey, std::shared_ptr<const Plan>, PlanKeyHash> plans;
+  constexpr std::size_t capacity = 256;
+  if (const auto found = plans.find(key); found != plans.end()) {
+    return found->second;
+  }
+  if (plans.size() >= capacity) {
+    plans.clear();
+  }
+  auto plan = make_plan(key.algorithm->generate(shape, key.rank), shape.output_blocks(key.rank));
+  plans.emplace(key, plan);
+  return plan;
+}
 
 Launched launch(const CollectiveCall& call, const Group& group, const Options& options) {
   const int p = group.size();
@@ -266,15 +308,6 @@ Launched launch(const CollectiveCall& call, const Group& group, const Options& o
       call.collective == Coll::scatter) {
     if (call.root < 0 || call.root >= p) {
       throw out_of_range(call.function, "root", call.root, "a rank in [0, " + std::to_string(p) + ")");
-    }
-  }
-  if constexpr (cross_rank_checks_enabled) {
-    if (group.size() == static_cast<int>(dash::size())) {
-      const UniformArguments arguments{call.collective, call.root, call.commutative, call.element_size,
-                                       call.elements,
-                                       detail::fnv1a_digest(options.algorithm.data(), options.algorithm.size())};
-      check_uniform(arguments, call.function, "collective arguments (operation, root, count, algorithm)",
-                    group.comm());
     }
   }
   const CallFacts facts{p, call.elements * call.element_size, call.elements, call.commutative};
@@ -289,14 +322,28 @@ Launched launch(const CollectiveCall& call, const Group& group, const Options& o
   shape.op.commutative = call.commutative;
 
   ExecutionSetup setup;
-  setup.schedule = algorithm.generate(shape, group.rank());
+  setup.plan = cached_plan(PlanKey{&algorithm, p, group.rank(), call.root, shape.segments, call.commutative}, shape);
   setup.input = call.input;
   setup.output = call.output;
   setup.layout = BlockLayout{call.element_size, call.elements, shape.segments};
   setup.reduction = call.reduction;
-  setup.output_blocks = shape.output_blocks(group.rank());
   setup.output_ready_at_start = call.collective == Coll::bcast && group.rank() == call.root;
   setup.window = ExecutionWindow{options.window_sends, options.window_receives};
+  if constexpr (cross_rank_checks_enabled) {
+    // Only the world group can compare on the base communicator; teams will check through their
+    // own groups.
+    if (group.size() == static_cast<int>(dash::size())) {
+      const UniformArguments arguments{static_cast<std::uint64_t>(call.collective),
+                                       call.root,
+                                       call.commutative ? 1u : 0u,
+                                       call.element_size,
+                                       call.elements,
+                                       detail::fnv1a_digest(options.algorithm.data(), options.algorithm.size())};
+      setup.argument_check = start_uniform_check(arguments, call.function,
+                                                 "collective arguments (operation, root, count, algorithm)",
+                                                 group.comm());
+    }
+  }
 
   Launched launched;
   launched.layout = setup.layout;

@@ -387,3 +387,26 @@ TEST(Collectives, ExplainNamesAlgorithmAndReason) {
 }
 
 }  // namespace
+
+#ifdef DASH_CROSS_RANK_CHECKS_ENABLED
+namespace {
+
+// With cross-rank checks compiled in, arguments that differ between ranks are reported on every
+// rank instead of hanging or corrupting data.
+TEST(Collectives, MismatchedArgumentsAreReportedOnEveryRank) {
+  if (P() < 2) {
+    return;  // one rank always agrees with itself
+  }
+  std::vector<double> buffer(16, 1.0);
+  const int root = me() == 0 ? 0 : 1;  // rank 0 disagrees about the root
+  bool reported = false;
+  try {
+    dash::comm::bcast(buffer, root, Group::world(), forced("binomial"));
+  } catch (const dash::InvalidArgument& error) {
+    reported = std::string(error.what()).find("must be the same on every rank") != std::string::npos;
+  }
+  EXPECT_TRUE(reported);
+}
+
+}  // namespace
+#endif

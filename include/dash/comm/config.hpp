@@ -4,6 +4,7 @@
 
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace dash::comm {
@@ -21,6 +22,8 @@ struct Config {
   // True when DASH_THREAD_LEVEL was set: then the level is a requirement, not a wish, and
   // dash::init fails if MPI provides less.
   bool thread_level_from_environment = false;
+  // DASH_COLL_<OP>=<algorithm> settings, as (variable name, algorithm) pairs.
+  std::vector<std::pair<std::string, std::string>> forced_algorithms;
 };
 
 // Parses the DASH_* variables of the current environment. Throws dash::InvalidArgument naming

@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <ostream>
 #include <sstream>
 #include <string>
@@ -41,6 +42,10 @@ void check_uniform(const T& value, std::string_view function, std::string_view a
   static_assert(std::is_trivially_copyable_v<T>,
                 "dash::comm::check_uniform compares object bytes, so it needs a trivially "
                 "copyable value type");
+  static_assert(std::has_unique_object_representations_v<T> ||
+                    std::is_floating_point_v<std::remove_all_extents_t<T>>,
+                "dash::comm::check_uniform compares object bytes, so the value type must have no "
+                "padding bytes (their contents differ between ranks)");
   if (detail::digest_is_uniform(detail::fnv1a_digest(&value, sizeof value), comm)) {
     return;
   }
@@ -51,6 +56,43 @@ void check_uniform(const T& value, std::string_view function, std::string_view a
     local << "<" << sizeof value << "-byte value>";
   }
   detail::throw_not_uniform(function, argument, local.str(), comm);
+}
+
+// The non-blocking form of check_uniform, for collectives: it starts the comparison without
+// waiting for the other ranks, so checking does not synchronise them before the collective
+// starts. Not copyable or movable (MPI writes into it while pending).
+class PendingUniformCheck {
+public:
+  PendingUniformCheck(std::uint64_t digest, std::string function, std::string argument, std::string local_value,
+                      MPI_Comm comm);
+  // Completes the comparison if it is still pending.
+  ~PendingUniformCheck();
+  PendingUniformCheck(const PendingUniformCheck&) = delete;
+  PendingUniformCheck& operator=(const PendingUniformCheck&) = delete;
+
+  // True once the comparison completed; throws dash::InvalidArgument (on every rank) if the ranks
+  // passed different values.
+  bool test();
+
+private:
+  std::uint64_t local_[2];
+  std::uint64_t global_[2] = {0, 0};
+  MPI_Request request_ = MPI_REQUEST_NULL;
+  std::string function_;
+  std::string argument_;
+  std::string local_value_;
+  MPI_Comm comm_;
+};
+
+template <class T>
+std::unique_ptr<PendingUniformCheck> start_uniform_check(const T& value, std::string_view function,
+                                                         std::string_view argument, MPI_Comm comm) {
+  static_assert(std::has_unique_object_representations_v<T>,
+                "dash::comm::start_uniform_check compares object bytes, so the value type must have no "
+                "padding bytes");
+  return std::make_unique<PendingUniformCheck>(detail::fnv1a_digest(&value, sizeof value), std::string(function),
+                                               std::string(argument), "<" + std::to_string(sizeof value) + "-byte value>",
+                                               comm);
 }
 
 // As check_uniform, in builds with DASH_CROSS_RANK_CHECKS=ON; does nothing (and communicates

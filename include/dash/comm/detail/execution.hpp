@@ -18,6 +18,7 @@
 
 #include <dash/comm/group.hpp>
 #include <dash/comm/schedule/schedule.hpp>
+#include <dash/comm/uniform_check.hpp>
 
 namespace dash::comm::detail {
 
@@ -55,16 +56,25 @@ struct ExecutionWindow {
   std::size_t receives = 16;  // M > N: receives of later rounds pre-posted
 };
 
+// What the engine derives from a schedule alone: the data dependencies between its actions, the
+// order of messages per peer, and which action leaves each output block final. Immutable, so one
+// plan serves every call with the same schedule (launch caches them).
+struct Plan;
+
+std::shared_ptr<const Plan> make_plan(schedule::Schedule schedule, std::uint32_t output_blocks);
+
 struct ExecutionSetup {
-  schedule::Schedule schedule;
+  std::shared_ptr<const Plan> plan;
   const std::byte* input = nullptr;
   std::byte* output = nullptr;
   BlockLayout layout;
   Reduction reduction;
-  std::uint32_t output_blocks = 0;
   // Output blocks that hold their final value before anything runs (a broadcast root's data).
   bool output_ready_at_start = false;
   ExecutionWindow window;
+  // The cross-rank comparison of the call's arguments (builds with DASH_CROSS_RANK_CHECKS), or
+  // null. The collective counts as complete only once it passed; a mismatch throws from progress.
+  std::unique_ptr<PendingUniformCheck> argument_check;
 };
 
 class Execution {
