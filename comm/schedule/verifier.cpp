@@ -170,9 +170,29 @@ struct PostedReceive {
   Time posted;
 };
 
+// A FIFO that allocates nothing while empty: the verifier keeps one pair per communicating pair
+// of ranks, most of them idle at any time.
+template <class T>
+class Fifo {
+public:
+  bool empty() const noexcept { return head_ == items_.size(); }
+  T& front() { return items_[head_]; }
+  void push_back(T item) { items_.push_back(std::move(item)); }
+  void pop_front() {
+    if (++head_ == items_.size()) {
+      items_.clear();
+      head_ = 0;
+    }
+  }
+
+private:
+  std::vector<T> items_;
+  std::size_t head_ = 0;
+};
+
 struct Channel {
-  std::deque<PostedSend> sends;
-  std::deque<PostedReceive> receives;
+  Fifo<PostedSend> sends;
+  Fifo<PostedReceive> receives;
 };
 
 struct RankState {
@@ -351,8 +371,8 @@ private:
         if (std::any_of(actions.begin(), actions.end(), [](const Action& a) { return a.is_message(); })) {
           ++communication_rounds;
         }
-        std::unordered_map<std::uint64_t, const Action*> writer;  // (buffer, block) -> its writer
-        std::vector<std::pair<std::uint64_t, const Action*>> reads;
+        ++round_serial_;
+        reads_.clear();
         for (const Action& action : state.schedule.rounds[k].actions) {
           if (action.is_message() && (action.peer < 0 || action.peer >= shape_.size || action.peer == r)) {
             fail(where(r, k, action) + ": peer " + std::to_string(action.peer) +
@@ -376,23 +396,25 @@ private:
             return false;
           }
           for (std::uint32_t t = 0; t < action.blocks.size(); ++t) {
-            const std::uint64_t key = block_key(action.buffer, action.blocks[t]);
+            const BlockRef block{action.buffer, action.blocks[t]};
             if (action.writes()) {
-              if (!writer.emplace(key, &action).second) {
+              WriterMark& mark = writer_mark(state, block);
+              if (mark.round == round_serial_) {
                 fail(where(r, k, action) + ": block " + std::to_string(action.blocks[t]) +
                      " is written twice in the same round");
                 return false;
               }
+              mark = WriterMark{round_serial_, &action};
               if (action.combines()) {
-                reads.emplace_back(key, &action);  // a combination also reads its destination
+                reads_.emplace_back(block, &action);  // a combination also reads its destination
               }
             } else {
-              reads.emplace_back(key, &action);
+              reads_.emplace_back(block, &action);
             }
           }
           if (local) {
             for (std::uint32_t t = 0; t < action.source_blocks.size(); ++t) {
-              reads.emplace_back(block_key(action.source, action.source_blocks[t]), &action);
+              reads_.emplace_back(BlockRef{action.source, action.source_blocks[t]}, &action);
             }
           }
           if (action.kind == ActionKind::send) {
@@ -400,9 +422,9 @@ private:
             blocks += action.blocks.size();
           }
         }
-        for (const auto& [key, reader] : reads) {
-          const auto found = writer.find(key);
-          if (found != writer.end() && found->second != reader) {
+        for (const auto& [block, reader] : reads_) {
+          const WriterMark& mark = writer_mark(state, block);
+          if (mark.round == round_serial_ && mark.writer != reader) {
             fail(where(r, k, *reader) + ": reads a block another action of the same round writes");
             return false;
           }
@@ -417,8 +439,25 @@ private:
     return error_.empty();
   }
 
-  static std::uint64_t block_key(Buffer buffer, std::uint32_t block) {
-    return std::uint64_t{static_cast<std::uint8_t>(buffer)} << 32 | block;
+  struct BlockRef {
+    Buffer buffer;
+    std::uint32_t block;
+  };
+
+  // Which action wrote a block in the round numbered `round` (a running serial over all ranks'
+  // rounds, so the marks never need clearing).
+  struct WriterMark {
+    std::uint64_t round = 0;
+    const Action* writer = nullptr;
+  };
+
+  WriterMark& writer_mark(const RankState& state, const BlockRef& ref) {
+    auto& marks = writer_marks_[static_cast<std::size_t>(ref.buffer)];
+    const std::size_t needed = state.buffers[static_cast<std::size_t>(ref.buffer)].size();
+    if (marks.size() < needed) {
+      marks.resize(needed);
+    }
+    return marks[ref.block];
   }
 
   bool in_bounds(const RankState& state, Buffer buffer, const BlockSet& blocks, int r, std::size_t k,
@@ -678,6 +717,9 @@ private:
   std::vector<RankState> ranks_;
   RankSets sets_;
   std::unordered_map<std::uint64_t, Channel> channels_;
+  std::array<std::vector<WriterMark>, 3> writer_marks_;
+  std::uint64_t round_serial_ = 0;
+  std::vector<std::pair<BlockRef, const Action*>> reads_;
   std::deque<int> ready_;
   std::string error_;
 };
