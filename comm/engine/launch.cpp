@@ -165,20 +165,24 @@ std::pair<std::string_view, std::string> default_choice(Coll collective, const C
       }
       return {"ring", "large result: neighbour-only traffic, bandwidth-optimal"};
     case Coll::reduce_scatter:
-      if (facts.commutative && std::has_single_bit(static_cast<unsigned>(facts.size))) {
-        return {"recursive_halving", "power-of-two group: lg p rounds, bandwidth-optimal"};
+      if (facts.bytes * static_cast<std::size_t>(facts.size) <= 64 * 1024 && facts.size > 2) {
+        return {"recursive_halving", "small vector (<= 64 KiB in all): lg p rounds"};
       }
-      return {"pairwise", "keeps rank order and needs no power of two"};
+      if (facts.commutative) {
+        return {"ring", "long vector, commutative operation: p - 1 neighbour steps, no staging copy"};
+      }
+      return {"pairwise", "long vector, non-commutative operation: p - 1 steps in rank order"};
     case Coll::alltoall:
       if (facts.bytes <= 256 && facts.size > 2) {
         return {"bruck", "small blocks (<= 256 B): ceil(lg p) rounds of combined messages"};
       }
       return {"pairwise", "direct exchange: every block sent once"};
     case Coll::bcast:
-      if (facts.bytes <= 64 * 1024 || facts.elements < static_cast<std::size_t>(facts.size)) {
-        return {"binomial", "short message (<= 64 KiB): ceil(lg p) start-ups"};
+      // Scatter + allgather moves 2(p-1)/p n per rank against the tree's n lg p: a gain from p = 3.
+      if (facts.bytes <= 64 * 1024 || facts.size < 3 || facts.elements < static_cast<std::size_t>(facts.size)) {
+        return {"binomial", "short message (<= 64 KiB) or p < 3: ceil(lg p) start-ups, n per edge"};
       }
-      return {"scatter_allgather", "long message: each rank receives about 2n bytes instead of n lg p"};
+      return {"scatter_allgather", "long message, p >= 3: each rank receives about 2n bytes instead of n lg p"};
     case Coll::reduce:
       if (facts.bytes < small || facts.elements < p2) {
         return {"binomial", "short vector (< 16 KiB or fewer elements than p'): fewest start-ups"};
