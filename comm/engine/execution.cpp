@@ -145,6 +145,8 @@ std::shared_ptr<const Plan> make_plan(schedule::Schedule source, std::uint32_t o
   return plan;
 }
 
+bool uses_scratch(const Plan& plan) noexcept { return plan.schedule.scratch_blocks > 0; }
+
 namespace {
 
 enum class StepState : std::uint8_t { waiting, posted, arrived, done };
@@ -191,7 +193,8 @@ struct Execution::Impl {
   Impl(ExecutionSetup s, const Group& g, int t) : setup(std::move(s)), plan(*setup.plan), group(g), tag(t) {
     const std::uint32_t scratch_blocks = plan.schedule.scratch_blocks;
     scratch.resize(scratch_blocks == 0 ? 0
-                                       : setup.layout.offset(scratch_blocks - 1) + setup.layout.bytes(scratch_blocks - 1));
+                                       : setup.output_layout.offset(scratch_blocks - 1) +
+                                             setup.output_layout.bytes(scratch_blocks - 1));
     steps.resize(plan.steps.size());
     unfinished = steps.size();
     unfinished_per_round = plan.steps_per_round;
@@ -223,14 +226,19 @@ struct Execution::Impl {
     return scratch.data();
   }
 
+  const BlockLayout& layout_of(Buffer buffer) const {
+    return buffer == Buffer::input ? setup.input_layout : setup.output_layout;
+  }
+
   // The memory of `blocks` in `buffer` as one range, or as a derived datatype if it is scattered.
   MessageMemory memory_of(Buffer buffer, const BlockSet& blocks) {
     MessageMemory memory;
     memory.base = base_of(buffer);
+    const BlockLayout& layout = layout_of(buffer);
     std::vector<std::pair<std::size_t, std::size_t>> ranges;  // (offset, bytes), merged
     for (std::uint32_t t = 0; t < blocks.size(); ++t) {
-      const std::size_t offset = setup.layout.offset(blocks[t]);
-      const std::size_t bytes = setup.layout.bytes(blocks[t]);
+      const std::size_t offset = layout.offset(blocks[t]);
+      const std::size_t bytes = layout.bytes(blocks[t]);
       memory.bytes += bytes;
       if (bytes == 0) {
         continue;
@@ -297,7 +305,7 @@ struct Execution::Impl {
     if (action.kind == ActionKind::receive_reduce) {
       std::size_t bytes = 0;
       for (std::uint32_t t = 0; t < action.blocks.size(); ++t) {
-        bytes += setup.layout.bytes(action.blocks[t]);
+        bytes += layout_of(action.buffer).bytes(action.blocks[t]);
       }
       step.staging.resize(bytes);
       const MessageCount count(bytes, MPI_BYTE, "dash::comm engine");
@@ -321,18 +329,20 @@ struct Execution::Impl {
 
   void combine_into(const Action& action, const std::byte* packed_incoming, const BlockSet* incoming_blocks) {
     std::byte* target = base_of(action.buffer);
+    const BlockLayout& target_layout = layout_of(action.buffer);
     const bool left = action.operand == schedule::Operand::incoming_left;
     std::size_t packed = 0;
     for (std::uint32_t t = 0; t < action.blocks.size(); ++t) {
       const std::uint32_t block = action.blocks[t];
-      const std::size_t count = setup.layout.count(block);
+      const std::size_t count = target_layout.count(block);
       if (count > 0) {
-        const std::byte* incoming = incoming_blocks == nullptr
-                                        ? packed_incoming + packed
-                                        : base_of(action.source) + setup.layout.offset((*incoming_blocks)[t]);
-        setup.reduction.combine(setup.reduction.op, incoming, target + setup.layout.offset(block), count, left);
+        const std::byte* incoming =
+            incoming_blocks == nullptr
+                ? packed_incoming + packed
+                : base_of(action.source) + layout_of(action.source).offset((*incoming_blocks)[t]);
+        setup.reduction.combine(setup.reduction.op, incoming, target + target_layout.offset(block), count, left);
       }
-      packed += setup.layout.bytes(block);
+      packed += target_layout.bytes(block);
     }
   }
 
@@ -341,11 +351,13 @@ struct Execution::Impl {
     if (action.kind == ActionKind::copy) {
       std::byte* target = base_of(action.buffer);
       const std::byte* source = base_of(action.source);
+      const BlockLayout& target_layout = layout_of(action.buffer);
+      const BlockLayout& source_layout = layout_of(action.source);
       for (std::uint32_t t = 0; t < action.blocks.size(); ++t) {
-        const std::size_t bytes = setup.layout.bytes(action.blocks[t]);
+        const std::size_t bytes = target_layout.bytes(action.blocks[t]);
         if (bytes > 0) {
-          std::memmove(target + setup.layout.offset(action.blocks[t]),
-                       source + setup.layout.offset(action.source_blocks[t]), bytes);
+          std::memmove(target + target_layout.offset(action.blocks[t]),
+                       source + source_layout.offset(action.source_blocks[t]), bytes);
         }
       }
     } else {

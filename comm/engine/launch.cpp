@@ -37,6 +37,7 @@ struct CallFacts {
   std::size_t bytes = 0;     // per contribution
   std::size_t elements = 0;  // per contribution
   bool commutative = true;
+  bool variable = false;     // contributions of different sizes (allgatherv, alltoallv)
 };
 
 struct Algorithm {
@@ -160,6 +161,9 @@ std::pair<std::string_view, std::string> default_choice(Coll collective, const C
       }
       return {"rabenseifner", "long vector: recursive halving and doubling moves 2n bytes instead of n lg p"};
     case Coll::allgather:
+      if (facts.variable) {
+        return {"ring", "variable sizes: every block travels as its own message, no staging"};
+      }
       if (facts.bytes * static_cast<std::size_t>(facts.size) <= 64 * 1024) {
         return {"sparbit", "small result (<= 64 KiB): ceil(lg p) rounds"};
       }
@@ -173,6 +177,9 @@ std::pair<std::string_view, std::string> default_choice(Coll collective, const C
       }
       return {"pairwise", "long vector, non-commutative operation: p - 1 steps in rank order"};
     case Coll::alltoall:
+      if (facts.variable) {
+        return {"pairwise", "variable sizes: direct exchange, no staging"};
+      }
       if (facts.bytes <= 256 && facts.size > 2) {
         return {"bruck", "small blocks (<= 256 B): ceil(lg p) rounds of combined messages"};
       }
@@ -246,7 +253,7 @@ std::vector<std::string_view> algorithms(Coll collective) {
 }
 
 Choice explain(Coll collective, std::size_t bytes, const Group& group, bool commutative) {
-  const CallFacts facts{group.size(), bytes, bytes, commutative};
+  const CallFacts facts{group.size(), bytes, bytes, commutative, false};
   const Selected selected = select("dash::comm::explain", collective, facts, {});
   return {std::string(selected.algorithm->name), selected.reason};
 }
@@ -314,7 +321,8 @@ Launched launch(const CollectiveCall& call, const Group& group, const Options& o
       throw out_of_range(call.function, "root", call.root, "a rank in [0, " + std::to_string(p) + ")");
     }
   }
-  const CallFacts facts{p, call.elements * call.element_size, call.elements, call.commutative};
+  const bool variable_sizes = call.input_sizes || call.output_sizes;
+  const CallFacts facts{p, call.elements * call.element_size, call.elements, call.commutative, variable_sizes};
   const Selected selected = select(call.function, call.collective, facts, options.algorithm);
   const Algorithm& algorithm = *selected.algorithm;
 
@@ -327,9 +335,16 @@ Launched launch(const CollectiveCall& call, const Group& group, const Options& o
 
   ExecutionSetup setup;
   setup.plan = cached_plan(PlanKey{&algorithm, p, group.rank(), call.root, shape.segments, call.commutative}, shape);
+  if (variable_sizes && uses_scratch(*setup.plan)) {
+    throw InvalidArgument(std::string(call.function) + ": algorithm '" + std::string(algorithm.name) + "' (" +
+                          selected.reason +
+                          ") cannot serve this call: it stages blocks in scratch space, which variable-size "
+                          "collectives do not support");
+  }
   setup.input = call.input;
   setup.output = call.output;
-  setup.layout = BlockLayout{call.element_size, call.elements, shape.segments};
+  setup.input_layout = BlockLayout{call.element_size, call.elements, shape.segments, call.input_sizes};
+  setup.output_layout = BlockLayout{call.element_size, call.elements, shape.segments, call.output_sizes};
   setup.reduction = call.reduction;
   setup.output_ready_at_start = call.collective == Coll::bcast && group.rank() == call.root;
   setup.window = ExecutionWindow{options.window_sends, options.window_receives};
@@ -341,7 +356,7 @@ Launched launch(const CollectiveCall& call, const Group& group, const Options& o
                                        call.root,
                                        call.commutative ? 1u : 0u,
                                        call.element_size,
-                                       call.elements,
+                                       variable_sizes ? 0 : call.elements,
                                        detail::fnv1a_digest(options.algorithm.data(), options.algorithm.size())};
       setup.argument_check = start_uniform_check(arguments, call.function,
                                                  "collective arguments (operation, root, count, algorithm)",
@@ -350,7 +365,7 @@ Launched launch(const CollectiveCall& call, const Group& group, const Options& o
   }
 
   Launched launched;
-  launched.layout = setup.layout;
+  launched.layout = setup.output_layout;
   launched.map = ArrivalMap{call.collective, call.root, shape.segments};
   launched.execution = std::make_unique<Execution>(std::move(setup), group, group.next_tag());
   return launched;

@@ -3,8 +3,10 @@
 
 #include <dash/comm/algorithms.hpp>
 #include <dash/comm/allgather.hpp>
+#include <dash/comm/allgatherv.hpp>
 #include <dash/comm/allreduce.hpp>
 #include <dash/comm/alltoall.hpp>
+#include <dash/comm/alltoallv.hpp>
 #include <dash/comm/arrival.hpp>
 #include <dash/comm/barrier.hpp>
 #include <dash/comm/bcast.hpp>
@@ -20,6 +22,7 @@
 #include <dash/comm/mpi_call.hpp>
 #include <dash/comm/ops.hpp>
 #include <dash/comm/options.hpp>
+#include <dash/comm/packed.hpp>
 #include <dash/comm/reduce.hpp>
 #include <dash/comm/reduce_scatter.hpp>
 #include <dash/comm/request.hpp>

@@ -3,6 +3,7 @@
 // operation (2x2 matrix product modulo 2^32) and minloc.
 
 #include <cstdint>
+#include <numeric>
 #include <string>
 #include <vector>
 
@@ -250,6 +251,89 @@ TEST(Collectives, AlltoallMatchesMpi) {
       MPI_Alltoall(in.data(), static_cast<int>(n), MPI_INT, theirs.data(), static_cast<int>(n), MPI_INT, world());
       EXPECT_EQ(ours, theirs);
     }
+  }
+}
+
+// Variable sizes: counts differ per rank and include zeros.
+std::size_t variable_count(int from, int to, std::size_t base) {
+  return (static_cast<std::size_t>(from) * 3 + static_cast<std::size_t>(to) * 5 + base) % 7;
+}
+
+std::vector<int> displacements_of(const std::vector<int>& counts) {
+  std::vector<int> displacements(counts.size(), 0);
+  for (std::size_t i = 1; i < counts.size(); ++i) {
+    displacements[i] = displacements[i - 1] + counts[i - 1];
+  }
+  return displacements;
+}
+
+// Bruck rotates blocks through scratch space, when there is more than one rank.
+bool stages_in_scratch(Coll collective, std::string_view algorithm) {
+  return algorithm == "bruck" && (collective == Coll::alltoall || collective == Coll::allgather) && P() > 1;
+}
+
+TEST(Collectives, AllgathervMatchesMpi) {
+  for (const std::size_t base : {0u, 1u, 4u}) {
+    std::vector<std::size_t> counts(static_cast<std::size_t>(P()));
+    std::vector<int> mpi_counts(counts.size());
+    for (int r = 0; r < P(); ++r) {
+      counts[static_cast<std::size_t>(r)] = variable_count(r, 0, base);
+      mpi_counts[static_cast<std::size_t>(r)] = static_cast<int>(counts[static_cast<std::size_t>(r)]);
+    }
+    const std::vector<int> in = int_input(counts[static_cast<std::size_t>(me())], me());
+    const std::size_t total = std::accumulate(counts.begin(), counts.end(), std::size_t{0});
+    std::vector<int> theirs(total, -2);
+    MPI_Allgatherv(in.data(), static_cast<int>(in.size()), MPI_INT, theirs.data(), mpi_counts.data(),
+                   displacements_of(mpi_counts).data(), MPI_INT, world());
+    for (const auto algorithm : dash::comm::algorithms(Coll::allgather)) {
+      SCOPED_TRACE(label(algorithm, base));
+      std::vector<int> ours(total, -1);
+      if (!fits(Coll::allgather, algorithm, true) || stages_in_scratch(Coll::allgather, algorithm)) {
+        EXPECT_THROW(dash::comm::allgatherv(in, ours, counts, Group::world(), forced(algorithm)),
+                     dash::InvalidArgument);
+        continue;
+      }
+      dash::comm::allgatherv(in, ours, counts, Group::world(), forced(algorithm));
+      EXPECT_EQ(ours, theirs);
+    }
+    const dash::comm::Packed<int> packed = dash::comm::allgatherv(in);
+    EXPECT_EQ(packed.counts, counts);
+    EXPECT_EQ(packed.data, theirs);
+  }
+}
+
+TEST(Collectives, AlltoallvMatchesMpi) {
+  const auto p = static_cast<std::size_t>(P());
+  for (const std::size_t base : {0u, 2u, 5u}) {
+    std::vector<std::size_t> send(p);
+    std::vector<std::size_t> receive(p);
+    std::vector<int> mpi_send(p);
+    std::vector<int> mpi_receive(p);
+    for (int q = 0; q < P(); ++q) {
+      const auto i = static_cast<std::size_t>(q);
+      send[i] = variable_count(me(), q, base);
+      receive[i] = variable_count(q, me(), base);
+      mpi_send[i] = static_cast<int>(send[i]);
+      mpi_receive[i] = static_cast<int>(receive[i]);
+    }
+    const std::vector<int> in = int_input(std::accumulate(send.begin(), send.end(), std::size_t{0}), me());
+    std::vector<int> theirs(std::accumulate(receive.begin(), receive.end(), std::size_t{0}), -2);
+    MPI_Alltoallv(in.data(), mpi_send.data(), displacements_of(mpi_send).data(), MPI_INT, theirs.data(),
+                  mpi_receive.data(), displacements_of(mpi_receive).data(), MPI_INT, world());
+    for (const auto algorithm : dash::comm::algorithms(Coll::alltoall)) {
+      SCOPED_TRACE(label(algorithm, base));
+      std::vector<int> ours(theirs.size(), -1);
+      if (!fits(Coll::alltoall, algorithm, true) || stages_in_scratch(Coll::alltoall, algorithm)) {
+        EXPECT_THROW(dash::comm::alltoallv(in, send, ours, receive, Group::world(), forced(algorithm)),
+                     dash::InvalidArgument);
+        continue;
+      }
+      dash::comm::alltoallv(in, send, ours, receive, Group::world(), forced(algorithm));
+      EXPECT_EQ(ours, theirs);
+    }
+    const dash::comm::Packed<int> packed = dash::comm::alltoallv(in, send);
+    EXPECT_EQ(packed.counts, receive);
+    EXPECT_EQ(packed.data, theirs);
   }
 }
 

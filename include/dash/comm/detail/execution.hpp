@@ -15,6 +15,8 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <utility>
+#include <vector>
 
 #include <dash/comm/group.hpp>
 #include <dash/comm/schedule/schedule.hpp>
@@ -22,21 +24,45 @@
 
 namespace dash::comm::detail {
 
-// Byte layout of a collective's buffers: each is an array of contributions of `elements`
-// elements, each split into `segments` segments (schedule/collective.hpp).
+// Element counts of the contributions of a variable-size collective (allgatherv, alltoallv),
+// with their offsets in the packed buffer (exclusive prefix sums).
+struct VariableSizes {
+  std::vector<std::size_t> counts;
+  std::vector<std::size_t> offsets;
+
+  explicit VariableSizes(std::vector<std::size_t> element_counts) : counts(std::move(element_counts)) {
+    offsets.resize(counts.size());
+    std::size_t offset = 0;
+    for (std::size_t c = 0; c < counts.size(); ++c) {
+      offsets[c] = offset;
+      offset += counts[c];
+    }
+  }
+};
+
+// Byte layout of one of a collective's buffers: an array of contributions, each split into
+// `segments` segments (schedule/collective.hpp). Contributions have `elements` elements each,
+// or the counts of `variable` when that is set.
 struct BlockLayout {
   std::size_t element_size = 1;
   std::size_t elements = 0;
   std::uint32_t segments = 1;
+  std::shared_ptr<const VariableSizes> variable;
 
+  std::size_t contribution_elements(std::size_t contribution) const noexcept {
+    return variable ? variable->counts[contribution] : elements;
+  }
   std::size_t first_element(std::uint32_t block) const noexcept {
     const std::size_t contribution = block / segments;
     const std::size_t segment = block % segments;
-    return contribution * elements + segment * elements / segments;
+    const std::size_t n = contribution_elements(contribution);
+    const std::size_t base = variable ? variable->offsets[contribution] : contribution * elements;
+    return base + segment * n / segments;
   }
   std::size_t count(std::uint32_t block) const noexcept {
     const std::size_t segment = block % segments;
-    return (segment + 1) * elements / segments - segment * elements / segments;
+    const std::size_t n = contribution_elements(block / segments);
+    return (segment + 1) * n / segments - segment * n / segments;
   }
   std::size_t offset(std::uint32_t block) const noexcept { return first_element(block) * element_size; }
   std::size_t bytes(std::uint32_t block) const noexcept { return count(block) * element_size; }
@@ -63,11 +89,15 @@ struct Plan;
 
 std::shared_ptr<const Plan> make_plan(schedule::Schedule schedule, std::uint32_t output_blocks);
 
+// True when the plan's schedule stages blocks in scratch space.
+bool uses_scratch(const Plan& plan) noexcept;
+
 struct ExecutionSetup {
   std::shared_ptr<const Plan> plan;
   const std::byte* input = nullptr;
   std::byte* output = nullptr;
-  BlockLayout layout;
+  BlockLayout input_layout;
+  BlockLayout output_layout;  // also the scratch layout (variable-size calls use no scratch)
   Reduction reduction;
   // Output blocks that hold their final value before anything runs (a broadcast root's data).
   bool output_ready_at_start = false;

@@ -21,7 +21,11 @@ struct CollectiveCall {
   int root = 0;
   bool commutative = true;
   std::size_t element_size = 1;
-  std::size_t elements = 0;  // per contribution
+  std::size_t elements = 0;  // per contribution (input contributions, for variable-size calls)
+  // Variable-size calls (allgatherv, alltoallv): the counts of the input's and the output's
+  // contributions; null for uniform contributions of `elements`.
+  std::shared_ptr<const VariableSizes> input_sizes;
+  std::shared_ptr<const VariableSizes> output_sizes;
   const std::byte* input = nullptr;
   std::byte* output = nullptr;
   Reduction reduction;
