@@ -4,25 +4,9 @@
 
 #include <dash/comm/schedule/gather.hpp>
 #include <dash/comm/schedule/rank_math.hpp>
+#include <dash/comm/schedule/relative_blocks.hpp>
 
 namespace dash::comm::schedule {
-
-namespace {
-
-// The root's output blocks for `count` consecutive relative ranks from `first`: consecutive
-// absolute ranks too, but wrapping around the end of the P S blocks when the root is not 0.
-BlockSet blocks_of_ranks(const CollectiveShape& shape, int first, int count) {
-  const std::uint32_t s = shape.segments;
-  const auto p = static_cast<std::uint32_t>(shape.size);
-  const auto begin = static_cast<std::uint32_t>(modulo(first + shape.root, shape.size));
-  const auto n = static_cast<std::uint32_t>(count);
-  if (s == 0 || begin + n <= p) {
-    return BlockSet::range(begin * s, n * s);
-  }
-  return BlockSet::wrapped_range(begin * s, n * s, p * s);
-}
-
-}  // namespace
 
 Schedule gather_linear(const CollectiveShape& shape, int rank) {
   Schedule schedule;
@@ -34,12 +18,12 @@ Schedule gather_linear(const CollectiveShape& shape, int rank) {
     return schedule;
   }
   schedule.add_round().actions.push_back(
-      Action::copy(Buffer::input, own, Buffer::output, blocks_of_ranks(shape, 0, 1)));
+      Action::copy(Buffer::input, own, Buffer::output, blocks_of_relative_ranks(shape, 0, 1)));
   for (int relative = 1; relative < p; ++relative) {
     // The copy writes only the root's own blocks, so the first receive can share its round.
     Round& round = relative == 1 ? schedule.rounds.back() : schedule.add_round();
     round.actions.push_back(Action::receive_from(modulo(relative + shape.root, p), Buffer::output,
-                                                 blocks_of_ranks(shape, relative, 1)));
+                                                 blocks_of_relative_ranks(shape, relative, 1)));
   }
   return schedule;
 }
@@ -61,11 +45,11 @@ Schedule gather_binomial(const CollectiveShape& shape, int rank) {
 
   if (relative == 0) {
     schedule.add_round().actions.push_back(
-        Action::copy(Buffer::input, own, Buffer::output, blocks_of_ranks(shape, 0, 1)));
+        Action::copy(Buffer::input, own, Buffer::output, blocks_of_relative_ranks(shape, 0, 1)));
     for (int m = 1; m < p; m <<= 1) {
       Round& round = m == 1 ? schedule.rounds.back() : schedule.add_round();
       round.actions.push_back(
-          Action::receive_from(absolute(m), Buffer::output, blocks_of_ranks(shape, m, child_size(m))));
+          Action::receive_from(absolute(m), Buffer::output, blocks_of_relative_ranks(shape, m, child_size(m))));
     }
     return schedule;
   }

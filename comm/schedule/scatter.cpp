@@ -3,26 +3,10 @@
 #include <cstdint>
 
 #include <dash/comm/schedule/rank_math.hpp>
+#include <dash/comm/schedule/relative_blocks.hpp>
 #include <dash/comm/schedule/scatter.hpp>
 
 namespace dash::comm::schedule {
-
-namespace {
-
-// The root's input blocks for `count` consecutive relative ranks from `first`: consecutive
-// absolute ranks too, but wrapping around the end of the P S blocks when the root is not 0.
-BlockSet blocks_of_ranks(const CollectiveShape& shape, int first, int count) {
-  const std::uint32_t s = shape.segments;
-  const auto p = static_cast<std::uint32_t>(shape.size);
-  const auto begin = static_cast<std::uint32_t>(modulo(first + shape.root, shape.size));
-  const auto n = static_cast<std::uint32_t>(count);
-  if (s == 0 || begin + n <= p) {
-    return BlockSet::range(begin * s, n * s);
-  }
-  return BlockSet::wrapped_range(begin * s, n * s, p * s);
-}
-
-}  // namespace
 
 Schedule scatter_linear(const CollectiveShape& shape, int rank) {
   Schedule schedule;
@@ -34,12 +18,12 @@ Schedule scatter_linear(const CollectiveShape& shape, int rank) {
     return schedule;
   }
   schedule.add_round().actions.push_back(
-      Action::copy(Buffer::input, blocks_of_ranks(shape, 0, 1), Buffer::output, own));
+      Action::copy(Buffer::input, blocks_of_relative_ranks(shape, 0, 1), Buffer::output, own));
   for (int relative = 1; relative < p; ++relative) {
     // The copy only reads the input, so the first send can share its round.
     Round& round = relative == 1 ? schedule.rounds.back() : schedule.add_round();
     round.actions.push_back(Action::send_to(modulo(relative + shape.root, p), Buffer::input,
-                                            blocks_of_ranks(shape, relative, 1)));
+                                            blocks_of_relative_ranks(shape, relative, 1)));
   }
   return schedule;
 }
@@ -61,13 +45,13 @@ Schedule scatter_binomial(const CollectiveShape& shape, int rank) {
 
   if (relative == 0) {
     schedule.add_round().actions.push_back(
-        Action::copy(Buffer::input, blocks_of_ranks(shape, 0, 1), Buffer::output, own));
+        Action::copy(Buffer::input, blocks_of_relative_ranks(shape, 0, 1), Buffer::output, own));
     bool first = true;
     for (int m = span >> 1; m > 0; m >>= 1) {
       if (m < p) {
         Round& round = first ? schedule.rounds.back() : schedule.add_round();
         round.actions.push_back(
-            Action::send_to(absolute(m), Buffer::input, blocks_of_ranks(shape, m, child_size(m))));
+            Action::send_to(absolute(m), Buffer::input, blocks_of_relative_ranks(shape, m, child_size(m))));
         first = false;
       }
     }

@@ -8,6 +8,7 @@
 #include <bit>
 #include <cstdint>
 #include <iterator>
+#include <ostream>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -54,6 +55,9 @@ struct PRange {
   int last;
 };
 constexpr PRange p_ranges[] = {{1, 160}, {161, 203}, {204, 232}, {233, 256}};
+
+// Keeps gtest's parameter description readable (and CTest's test names stable).
+void PrintTo(const PRange& range, std::ostream* out) { *out << "P" << range.first << "to" << range.last; }
 
 #ifdef __OPTIMIZE__
 constexpr bool optimized_build = true;
