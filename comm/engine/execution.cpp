@@ -1,6 +1,7 @@
 #include <algorithm>
 #include <cstring>
 #include <limits>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -151,7 +152,7 @@ namespace {
 
 enum class StepState : std::uint8_t { waiting, posted, arrived, done };
 
-// A step's state in one execution of a plan.
+// A step's state in one execution of a plan->
 struct RunningStep {
   int unmet = 0;                // unfinished prerequisites
   bool channel_open = false;    // the previous message of its channel was posted
@@ -171,9 +172,9 @@ struct MessageMemory {
 
 struct Execution::Impl {
   ExecutionSetup setup;
-  const Plan& plan;
-  Group group;
-  int tag;
+  const Plan* plan = nullptr;
+  std::optional<Group> group;  // set by start()
+  int tag = 0;
   std::vector<std::byte> scratch;
   std::vector<RunningStep> steps;
   std::vector<std::size_t> unfinished_per_round;
@@ -183,6 +184,7 @@ struct Execution::Impl {
   std::vector<MPI_Request> requests;
   std::vector<std::uint32_t> request_steps;
   std::vector<int> completed_indices;
+  std::vector<std::uint32_t> finished;
   std::vector<std::uint32_t> candidates;
   std::vector<std::uint32_t> held_by_window;
   std::vector<std::uint32_t> arrivals;
@@ -190,28 +192,52 @@ struct Execution::Impl {
   std::size_t unfinished = 0;
   bool failed = false;  // progress threw: the schedule will not complete
 
-  Impl(ExecutionSetup s, const Group& g, int t) : setup(std::move(s)), plan(*setup.plan), group(g), tag(t) {
-    const std::uint32_t scratch_blocks = plan.schedule.scratch_blocks;
+  // (Re)starts this state object on a new call; vectors keep their capacity from earlier calls,
+  // so a repeated collective allocates (almost) nothing here.
+  void start(ExecutionSetup s, const Group& g, int t) {
+    setup = std::move(s);
+    plan = setup.plan.get();
+    group.emplace(g);
+    tag = t;
+    const std::uint32_t scratch_blocks = plan->schedule.scratch_blocks;
     scratch.resize(scratch_blocks == 0 ? 0
                                        : setup.output_layout.offset(scratch_blocks - 1) +
                                              setup.output_layout.bytes(scratch_blocks - 1));
-    steps.resize(plan.steps.size());
+    steps.resize(plan->steps.size());
     unfinished = steps.size();
-    unfinished_per_round = plan.steps_per_round;
+    unfinished_per_round = plan->steps_per_round;
+    lowest_round = 0;
+    sends_ahead = 0;
+    receives_ahead = 0;
+    failed = false;
+    requests.clear();
+    request_steps.clear();
+    held_by_window.clear();
+    arrivals.clear();
+    arrivals_taken = 0;
     if (setup.output_ready_at_start) {
-      for (std::uint32_t b = 0; b < plan.output_blocks; ++b) {
+      for (std::uint32_t b = 0; b < plan->output_blocks; ++b) {
         arrivals.push_back(b);
       }
     }
-    candidates.reserve(steps.size());
-    for (std::uint32_t id = 0; id < static_cast<std::uint32_t>(steps.size()); ++id) {
-      steps[id].unmet = plan.steps[id].prerequisites;
-      steps[id].channel_open = plan.steps[id].first_in_channel;
-      candidates.push_back(id);
+    candidates.clear();
+    for (std::uint32_t id = static_cast<std::uint32_t>(steps.size()); id-- > 0;) {
+      RunningStep& step = steps[id];
+      step.unmet = plan->steps[id].prerequisites;
+      step.channel_open = plan->steps[id].first_in_channel;
+      step.state = StepState::waiting;
+      step.derived = MPI_DATATYPE_NULL;
+      candidates.push_back(id);  // popped from the back: schedule order
     }
-    std::reverse(candidates.begin(), candidates.end());  // start in schedule order
     advance_lowest_round();
     pump();
+  }
+
+  // Drops the call's references (buffers, plan, group) once it is over.
+  void release() {
+    setup = ExecutionSetup{};
+    plan = nullptr;
+    group.reset();
   }
 
   std::byte* base_of(Buffer buffer) {
@@ -235,6 +261,33 @@ struct Execution::Impl {
     MessageMemory memory;
     memory.base = base_of(buffer);
     const BlockLayout& layout = layout_of(buffer);
+    // Most messages are one contiguous range: find it without allocating.
+    std::size_t first = 0;
+    std::size_t end = 0;
+    bool started = false;
+    bool contiguous = true;
+    for (std::uint32_t t = 0; t < blocks.size() && contiguous; ++t) {
+      const std::size_t offset = layout.offset(blocks[t]);
+      const std::size_t bytes = layout.bytes(blocks[t]);
+      if (bytes == 0) {
+        continue;
+      }
+      if (!started) {
+        first = offset;
+        end = offset + bytes;
+        started = true;
+      } else if (offset == end) {
+        end += bytes;
+      } else {
+        contiguous = false;
+      }
+      memory.bytes += bytes;
+    }
+    if (contiguous) {
+      memory.base += first;
+      return memory;
+    }
+    memory.bytes = 0;
     std::vector<std::pair<std::size_t, std::size_t>> ranges;  // (offset, bytes), merged
     for (std::uint32_t t = 0; t < blocks.size(); ++t) {
       const std::size_t offset = layout.offset(blocks[t]);
@@ -249,11 +302,7 @@ struct Execution::Impl {
         ranges.emplace_back(offset, bytes);
       }
     }
-    if (ranges.size() == 1) {
-      memory.base += ranges.front().first;
-    } else if (ranges.size() > 1) {
-      memory.derived = indexed_bytes(ranges);
-    }
+    memory.derived = indexed_bytes(ranges);
     return memory;
   }
 
@@ -279,10 +328,10 @@ struct Execution::Impl {
     return type;
   }
 
-  bool is_send(std::uint32_t id) const { return plan.steps[id].action->kind == ActionKind::send; }
+  bool is_send(std::uint32_t id) const { return plan->steps[id].action->kind == ActionKind::send; }
 
   bool may_run_ahead(std::uint32_t id) const {
-    if (plan.steps[id].round <= lowest_round) {
+    if (plan->steps[id].round <= lowest_round) {
       return true;
     }
     return is_send(id) ? sends_ahead < setup.window.sends : receives_ahead < setup.window.receives;
@@ -292,15 +341,15 @@ struct Execution::Impl {
     requests.push_back(request);
     request_steps.push_back(id);
     steps[id].state = StepState::posted;
-    if (plan.steps[id].round > lowest_round) {
+    if (plan->steps[id].round > lowest_round) {
       ++(is_send(id) ? sends_ahead : receives_ahead);
     }
   }
 
   void post_message(std::uint32_t id) {
-    const Action& action = *plan.steps[id].action;
+    const Action& action = *plan->steps[id].action;
     RunningStep& step = steps[id];
-    const int peer = group.base_rank(action.peer);
+    const int peer = group->base_rank(action.peer);
     MPI_Request request = MPI_REQUEST_NULL;
     if (action.kind == ActionKind::receive_reduce) {
       std::size_t bytes = 0;
@@ -309,7 +358,7 @@ struct Execution::Impl {
       }
       step.staging.resize(bytes);
       const MessageCount count(bytes, MPI_BYTE, "dash::comm engine");
-      check_mpi(MPI_Irecv(step.staging.data(), count.count(), count.type(), peer, tag, group.comm(), &request),
+      check_mpi(MPI_Irecv(step.staging.data(), count.count(), count.type(), peer, tag, group->comm(), &request),
                 "dash::comm engine: MPI_Irecv");
     } else {
       const MessageMemory memory = memory_of(action.buffer, action.blocks);
@@ -317,10 +366,10 @@ struct Execution::Impl {
       step.derived = memory.derived;
       const MessageCount count(derived ? 1 : memory.bytes, derived ? memory.derived : MPI_BYTE, "dash::comm engine");
       if (action.kind == ActionKind::send) {
-        check_mpi(MPI_Isend(memory.base, count.count(), count.type(), peer, tag, group.comm(), &request),
+        check_mpi(MPI_Isend(memory.base, count.count(), count.type(), peer, tag, group->comm(), &request),
                   "dash::comm engine: MPI_Isend");
       } else {
-        check_mpi(MPI_Irecv(memory.base, count.count(), count.type(), peer, tag, group.comm(), &request),
+        check_mpi(MPI_Irecv(memory.base, count.count(), count.type(), peer, tag, group->comm(), &request),
                   "dash::comm engine: MPI_Irecv");
       }
     }
@@ -347,7 +396,7 @@ struct Execution::Impl {
   }
 
   void run_local(std::uint32_t id) {
-    const Action& action = *plan.steps[id].action;
+    const Action& action = *plan->steps[id].action;
     if (action.kind == ActionKind::copy) {
       std::byte* target = base_of(action.buffer);
       const std::byte* source = base_of(action.source);
@@ -371,10 +420,10 @@ struct Execution::Impl {
     if (step.derived != MPI_DATATYPE_NULL) {
       MPI_Type_free(&step.derived);
     }
-    std::vector<std::byte>().swap(step.staging);
+    step.staging.clear();
     step.state = StepState::done;
     --unfinished;
-    const PlannedStep& planned = plan.steps[id];
+    const PlannedStep& planned = plan->steps[id];
     arrivals.insert(arrivals.end(), planned.final_output_blocks.begin(), planned.final_output_blocks.end());
     for (const std::uint32_t next : planned.dependents) {
       if (--steps[next].unmet == 0) {
@@ -397,7 +446,7 @@ struct Execution::Impl {
     // Steps of the new lowest round no longer count against the window, and may have been held
     // back by it.
     for (const std::uint32_t id : request_steps) {
-      const std::uint32_t round = plan.steps[id].round;
+      const std::uint32_t round = plan->steps[id].round;
       if (round > before && round <= lowest_round) {
         --(is_send(id) ? sends_ahead : receives_ahead);
       }
@@ -421,7 +470,7 @@ struct Execution::Impl {
 
   void try_start(std::uint32_t id) {
     RunningStep& step = steps[id];
-    const PlannedStep& planned = plan.steps[id];
+    const PlannedStep& planned = plan->steps[id];
     const Action& action = *planned.action;
     if (step.state == StepState::arrived) {
       if (step.unmet == 0) {
@@ -456,11 +505,11 @@ struct Execution::Impl {
   }
 
   void on_completed(std::uint32_t id) {
-    if (plan.steps[id].round > lowest_round) {
+    if (plan->steps[id].round > lowest_round) {
       --(is_send(id) ? sends_ahead : receives_ahead);
       release_window();
     }
-    if (plan.steps[id].action->kind == ActionKind::receive_reduce) {
+    if (plan->steps[id].action->kind == ActionKind::receive_reduce) {
       steps[id].state = StepState::arrived;
       candidates.push_back(id);
     } else {
@@ -479,7 +528,7 @@ struct Execution::Impl {
       if (completed == MPI_UNDEFINED || completed == 0) {
         break;
       }
-      std::vector<std::uint32_t> finished(static_cast<std::size_t>(completed));
+      finished.resize(static_cast<std::size_t>(completed));
       for (std::size_t i = 0; i < finished.size(); ++i) {
         finished[i] = request_steps[static_cast<std::size_t>(completed_indices[i])];
       }
@@ -530,13 +579,33 @@ struct Execution::Impl {
   }
 };
 
-Execution::Execution(ExecutionSetup setup, const Group& group, int tag)
-    : impl_(std::make_unique<Impl>(std::move(setup), group, tag)) {}
+// Finished executions' state objects, reused by the next calls (collectives are called from one
+// thread at a time, docs/configuration.md).
+std::vector<std::unique_ptr<Execution::Impl>>& Execution::idle_states() {
+  static std::vector<std::unique_ptr<Impl>> states;
+  return states;
+}
+
+Execution::Execution(ExecutionSetup setup, const Group& group, int tag) {
+  auto& idle = idle_states();
+  if (idle.empty()) {
+    impl_ = std::make_unique<Impl>();
+  } else {
+    impl_ = std::move(idle.back());
+    idle.pop_back();
+  }
+  impl_->start(std::move(setup), group, tag);
+}
 
 Execution::~Execution() {
   if (!impl_->failed) {
     try {
       while (!impl_->progress()) {
+      }
+      impl_->release();
+      constexpr std::size_t max_idle_states = 16;
+      if (idle_states().size() < max_idle_states) {
+        idle_states().push_back(std::move(impl_));
       }
       return;
     } catch (const std::exception& error) {

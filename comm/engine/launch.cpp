@@ -151,7 +151,7 @@ std::string known_names(Coll collective) {
 }
 
 // The library's default: simple size thresholds until the cost model takes over selection.
-std::pair<std::string_view, std::string> default_choice(Coll collective, const CallFacts& facts) {
+std::pair<std::string_view, std::string_view> default_choice(Coll collective, const CallFacts& facts) {
   constexpr std::size_t small = 16 * 1024;
   const auto p2 = schedule::floor_pow2(static_cast<std::uint32_t>(std::max(facts.size, 1)));
   switch (collective) {
@@ -209,35 +209,37 @@ std::pair<std::string_view, std::string> default_choice(Coll collective, const C
 
 struct Selected {
   const Algorithm* algorithm = nullptr;
-  std::string reason;
+  std::string_view reason;  // a literal: selection allocates nothing on the way to a collective
 };
 
-Selected select(std::string_view function, Coll collective, const CallFacts& facts, const std::string& forced) {
-  std::string name = forced;
-  std::string origin = "forced by Options::algorithm";
+Selected select(std::string_view function, Coll collective, const CallFacts& facts, std::string_view forced) {
+  std::string_view name = forced;
+  std::string variable;  // DASH_COLL_<OP>, built only when such settings exist
   if (name.empty() && !config().forced_algorithms.empty()) {
-    const std::string variable = "DASH_COLL_" + upper(to_string(collective));
+    variable = "DASH_COLL_" + upper(to_string(collective));
     for (const auto& [setting, algorithm] : config().forced_algorithms) {
       if (setting == variable) {
         name = algorithm;
-        origin = "forced by " + variable;
       }
     }
   }
   if (!name.empty()) {
+    const bool from_options = !forced.empty();
     const Algorithm* algorithm = find(collective, name);
+    const auto origin = [&] {
+      return from_options ? std::string("forced by Options::algorithm") : "forced by " + variable;
+    };
     if (algorithm == nullptr) {
-      throw invalid_argument(function, "algorithm (" + origin + ")", name, "one of " + known_names(collective));
+      throw invalid_argument(function, "algorithm (" + origin() + ")", name, "one of " + known_names(collective));
     }
     if (const std::string why = algorithm->unfit(facts); !why.empty()) {
-      throw InvalidArgument(std::string(function) + ": algorithm '" + name + "' (" + origin +
+      throw InvalidArgument(std::string(function) + ": algorithm '" + std::string(name) + "' (" + origin() +
                             ") cannot serve this call: " + why);
     }
-    return {algorithm, origin};
+    return {algorithm, from_options ? "forced by Options::algorithm" : "forced by DASH_COLL_<OP>"};
   }
   const auto [default_name, reason] = default_choice(collective, facts);
-  const Algorithm* algorithm = find(collective, default_name);
-  return {algorithm, reason};
+  return {find(collective, default_name), reason};
 }
 
 }  // namespace
@@ -255,7 +257,7 @@ std::vector<std::string_view> algorithms(Coll collective) {
 Choice explain(Coll collective, std::size_t bytes, const Group& group, bool commutative) {
   const CallFacts facts{group.size(), bytes, bytes, commutative, false};
   const Selected selected = select("dash::comm::explain", collective, facts, {});
-  return {std::string(selected.algorithm->name), selected.reason};
+  return {std::string(selected.algorithm->name), std::string(selected.reason)};
 }
 
 namespace detail {
@@ -337,7 +339,7 @@ Launched launch(const CollectiveCall& call, const Group& group, const Options& o
   setup.plan = cached_plan(PlanKey{&algorithm, p, group.rank(), call.root, shape.segments, call.commutative}, shape);
   if (variable_sizes && uses_scratch(*setup.plan)) {
     throw InvalidArgument(std::string(call.function) + ": algorithm '" + std::string(algorithm.name) + "' (" +
-                          selected.reason +
+                          std::string(selected.reason) +
                           ") cannot serve this call: it stages blocks in scratch space, which variable-size "
                           "collectives do not support");
   }

@@ -124,6 +124,7 @@ public:
 
 private:
   struct Impl;
+  static std::vector<std::unique_ptr<Impl>>& idle_states();
   std::unique_ptr<Impl> impl_;
 };
 
