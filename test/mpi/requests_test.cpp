@@ -186,3 +186,16 @@ TEST(Groups, BadMembershipIsRejected) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(UserOperations, CapturingLambdasWork) {
+  const int offset = 0;  // captured: the closure type has no default constructor
+  const auto add = dash::comm::commutative([offset](long a, long b) { return a + b + offset; });
+  std::vector<long> in(5, me() + 1);
+  std::vector<long> out(5);
+  dash::comm::allreduce(in, out, add);
+  EXPECT_EQ(out, std::vector<long>(5, static_cast<long>(P()) * (P() + 1) / 2));
+}
+
+}  // namespace

@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <ranges>
 #include <span>
 #include <string>
@@ -66,9 +67,11 @@ void combine_elements(const void* op, const std::byte* incoming, std::byte* targ
   }
 }
 
-// Owns what a running collective needs beyond the caller's buffers.
+// Owns what a running collective needs beyond the caller's buffers: the operation object and,
+// for overlapping input and output, a copy of the input. One allocation per call.
+template <class Op>
 struct KeepAlive {
-  std::shared_ptr<void> op;
+  std::optional<Op> op;  // empty for collectives that combine nothing
   std::vector<std::byte> input_copy;
 };
 
@@ -76,11 +79,10 @@ struct KeepAlive {
 template <class T, class Op>
 Request<T> start(CollectiveCall call, std::span<const T> input, std::span<T> output, const Op* op,
                  const Group& group, const Options& options) {
-  auto keep = std::make_shared<KeepAlive>();
+  auto keep = std::make_shared<KeepAlive<Op>>();
   if (op != nullptr) {
-    auto owned = std::make_shared<Op>(*op);
-    call.reduction = Reduction{&combine_elements<T, Op>, owned.get()};
-    keep->op = std::move(owned);
+    keep->op.emplace(*op);
+    call.reduction = Reduction{&combine_elements<T, Op>, &*keep->op};
   }
   const auto* in_begin = reinterpret_cast<const std::byte*>(input.data());
   const auto* out_begin = reinterpret_cast<const std::byte*>(output.data());
