@@ -148,6 +148,13 @@ std::shared_ptr<const Plan> make_plan(schedule::Schedule source, std::uint32_t o
 
 bool uses_scratch(const Plan& plan) noexcept { return plan.schedule.scratch_blocks > 0; }
 
+std::shared_ptr<const std::vector<std::uint32_t>> placement_of(const std::shared_ptr<const Plan>& plan) {
+  if (plan->schedule.placement.empty()) {
+    return nullptr;
+  }
+  return std::shared_ptr<const std::vector<std::uint32_t>>(plan, &plan->schedule.placement);
+}
+
 namespace {
 
 enum class StepState : std::uint8_t { waiting, posted, arrived, done };

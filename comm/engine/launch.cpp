@@ -38,6 +38,7 @@ struct CallFacts {
   std::size_t elements = 0;  // per contribution
   bool commutative = true;
   bool variable = false;     // contributions of different sizes (allgatherv, alltoallv)
+  bool canonical = true;     // the caller needs canonical placement
 };
 
 struct Algorithm {
@@ -48,6 +49,8 @@ struct Algorithm {
   std::function<std::uint32_t(const CallFacts&)> segments;
   // Why the algorithm cannot serve the call; empty when it can.
   std::function<std::string(const CallFacts&)> unfit;
+  // Leaves the output in arrival order (non-canonical placement).
+  bool reorders_output = false;
 };
 
 std::uint32_t one_segment(const CallFacts&) { return 1; }
@@ -93,12 +96,14 @@ std::vector<Algorithm> build_registry() {
       {Coll::allgather, "ring", allgather_ring, one_segment, fits_always},
       {Coll::allgather, "recursive_doubling", allgather_recursive_doubling, one_segment, fits_always},
       {Coll::allgather, "bruck", allgather_bruck, one_segment, fits_always},
+      {Coll::allgather, "bruck_noncanonical", allgather_bruck_noncanonical, one_segment, fits_always, true},
       {Coll::allgather, "neighbor_exchange", allgather_neighbor_exchange, one_segment, needs_even_size},
       {Coll::reduce_scatter, "recursive_halving", reduce_scatter_recursive_halving, one_segment, fits_always},
       {Coll::reduce_scatter, "pairwise", reduce_scatter_pairwise, one_segment, fits_always},
       {Coll::reduce_scatter, "ring", reduce_scatter_ring, one_segment, needs_commutative},
       {Coll::alltoall, "pairwise", alltoall_pairwise, one_segment, fits_always},
       {Coll::alltoall, "bruck", alltoall_bruck, one_segment, fits_always},
+      {Coll::alltoall, "bruck_noncanonical", alltoall_bruck_noncanonical, one_segment, fits_always, true},
       {Coll::alltoall, "linear", alltoall_linear, one_segment, fits_always},
       {Coll::alltoall, "one_factor", alltoall_one_factor, one_segment, fits_always},
       {Coll::alltoall, "hypercube_xor", alltoall_hypercube_xor, one_segment, needs_power_of_two},
@@ -161,6 +166,10 @@ std::pair<std::string_view, std::string_view> default_choice(Coll collective, co
       }
       return {"rabenseifner", "long vector: recursive halving and doubling moves 2n bytes instead of n lg p"};
     case Coll::allgather:
+      if (!facts.canonical && !facts.variable && facts.bytes * static_cast<std::size_t>(facts.size) <= 64 * 1024 &&
+          facts.size > 2) {
+        return {"bruck_noncanonical", "small result, arrival order allowed: ceil(lg p) rounds, no final reorder"};
+      }
       if (facts.variable) {
         return {"ring", "variable sizes: every block travels as its own message, no staging"};
       }
@@ -177,6 +186,9 @@ std::pair<std::string_view, std::string_view> default_choice(Coll collective, co
       }
       return {"pairwise", "long vector, non-commutative operation: p - 1 steps in rank order"};
     case Coll::alltoall:
+      if (!facts.canonical && !facts.variable && facts.bytes <= 256 && facts.size > 2) {
+        return {"bruck_noncanonical", "small blocks, arrival order allowed: Bruck without the final reorder"};
+      }
       if (facts.variable) {
         return {"pairwise", "variable sizes: direct exchange, no staging"};
       }
@@ -232,6 +244,16 @@ Selected select(std::string_view function, Coll collective, const CallFacts& fac
     if (algorithm == nullptr) {
       throw invalid_argument(function, "algorithm (" + origin() + ")", name, "one of " + known_names(collective));
     }
+    if (algorithm->reorders_output && facts.variable) {
+      throw InvalidArgument(std::string(function) + ": algorithm '" + std::string(name) + "' (" + origin() +
+                            ") cannot serve this call: it reorders blocks, which variable-size collectives do "
+                            "not support");
+    }
+    if (algorithm->reorders_output && facts.canonical) {
+      throw InvalidArgument(std::string(function) + ": algorithm '" + std::string(name) + "' (" + origin() +
+                            ") cannot serve this call: it leaves the output in arrival order; set "
+                            "Options::canonical_placement = false to accept that");
+    }
     if (const std::string why = algorithm->unfit(facts); !why.empty()) {
       throw InvalidArgument(std::string(function) + ": algorithm '" + std::string(name) + "' (" + origin() +
                             ") cannot serve this call: " + why);
@@ -255,7 +277,7 @@ std::vector<std::string_view> algorithms(Coll collective) {
 }
 
 Choice explain(Coll collective, std::size_t bytes, const Group& group, bool commutative) {
-  const CallFacts facts{group.size(), bytes, bytes, commutative, false};
+  const CallFacts facts{group.size(), bytes, bytes, commutative, false, true};
   const Selected selected = select("dash::comm::explain", collective, facts, {});
   return {std::string(selected.algorithm->name), std::string(selected.reason)};
 }
@@ -324,7 +346,8 @@ Launched launch(const CollectiveCall& call, const Group& group, const Options& o
     }
   }
   const bool variable_sizes = call.input_sizes || call.output_sizes;
-  const CallFacts facts{p, call.elements * call.element_size, call.elements, call.commutative, variable_sizes};
+  const CallFacts facts{p,          call.elements * call.element_size, call.elements, call.commutative,
+                        variable_sizes, options.canonical_placement};
   const Selected selected = select(call.function, call.collective, facts, options.algorithm);
   const Algorithm& algorithm = *selected.algorithm;
 
@@ -368,7 +391,7 @@ Launched launch(const CollectiveCall& call, const Group& group, const Options& o
 
   Launched launched;
   launched.layout = setup.output_layout;
-  launched.map = ArrivalMap{call.collective, call.root, shape.segments};
+  launched.map = ArrivalMap{call.collective, call.root, shape.segments, placement_of(setup.plan)};
   launched.execution = std::make_unique<Execution>(std::move(setup), group, group.next_tag());
   return launched;
 }

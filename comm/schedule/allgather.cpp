@@ -145,6 +145,15 @@ Schedule allgather_bruck_noncanonical(const CollectiveShape& shape, int rank) {
   Schedule schedule;
   schedule.algorithm = "bruck_noncanonical";
   add_bruck_rounds(schedule, shape, rank, Buffer::output);
+  // Slot t holds rank (rank + t)'s contribution.
+  const std::uint32_t s = shape.segments;
+  const auto p = static_cast<std::uint32_t>(shape.size);
+  schedule.placement.resize(std::size_t{p} * s);
+  for (std::uint32_t t = 0; t < p; ++t) {
+    for (std::uint32_t b = 0; b < s; ++b) {
+      schedule.placement[t * s + b] = ((static_cast<std::uint32_t>(rank) + t) % p) * s + b;
+    }
+  }
   return schedule;
 }
 

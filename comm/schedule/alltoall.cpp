@@ -165,7 +165,17 @@ Schedule alltoall_bruck(const CollectiveShape& shape, int rank) {
 }
 
 Schedule alltoall_bruck_noncanonical(const CollectiveShape& shape, int rank) {
-  return bruck("bruck_noncanonical", shape, rank, false);
+  Schedule schedule = bruck("bruck_noncanonical", shape, rank, false);
+  // Slot k holds the block of rank (rank - k).
+  const std::uint32_t s = shape.segments;
+  const int p = shape.size;
+  schedule.placement.resize(static_cast<std::size_t>(p) * s);
+  for (int k = 0; k < p; ++k) {
+    for (std::uint32_t b = 0; b < s; ++b) {
+      schedule.placement[static_cast<std::uint32_t>(k) * s + b] = static_cast<std::uint32_t>(modulo(rank - k, p)) * s + b;
+    }
+  }
+  return schedule;
 }
 
 }  // namespace dash::comm::schedule

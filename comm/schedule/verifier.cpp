@@ -678,6 +678,23 @@ private:
       for (std::uint32_t b = 0; b < output.size(); ++b) {
         wanted[b] = expected(r, b);
       }
+      const auto& placement = rank(r).schedule.placement;
+      if (options_.allow_non_canonical && !placement.empty()) {
+        if (placement.size() != output.size()) {
+          fail("rank " + std::to_string(r) + " declares a placement of " + std::to_string(placement.size()) +
+               " blocks for an output of " + std::to_string(output.size()));
+          return;
+        }
+        for (std::uint32_t b = 0; b < output.size(); ++b) {
+          const Content declared = expected(r, placement[b]);
+          if (declared.defined() && !(output[b] == declared)) {
+            fail("rank " + std::to_string(r) + " output block " + std::to_string(b) + " holds " + describe(output[b]) +
+                 ", but the placement declares " + describe(declared));
+            return;
+          }
+        }
+        continue;
+      }
       if (options_.allow_non_canonical) {
         check_permutation(r, output, wanted);
         continue;

@@ -95,6 +95,9 @@ const dash::comm::UserOp<Matrix (*)(const Matrix&, const Matrix&), false> matrix
 
 bool fits(Coll collective, std::string_view algorithm, bool commutative) {
   const bool power_of_two = (P() & (P() - 1)) == 0;
+  if (algorithm.ends_with("_noncanonical")) {
+    return false;  // these calls ask for canonical placement
+  }
   if (algorithm == "hypercube_xor") {
     return power_of_two;
   }
@@ -334,6 +337,44 @@ TEST(Collectives, AlltoallvMatchesMpi) {
     const dash::comm::Packed<int> packed = dash::comm::alltoallv(in, send);
     EXPECT_EQ(packed.counts, receive);
     EXPECT_EQ(packed.data, theirs);
+  }
+}
+
+// Arrival-order placement: the output is a permutation of the canonical one, and every arrival
+// names the source whose block it points to.
+TEST(Collectives, NonCanonicalPlacementReportsEverySource) {
+  const std::size_t n = 3;
+  Options options = forced("bruck_noncanonical");
+  options.canonical_placement = false;
+  for (const Coll collective : {Coll::allgather, Coll::alltoall}) {
+    SCOPED_TRACE(std::string(dash::comm::to_string(collective)));
+    const std::size_t in_size = collective == Coll::alltoall ? n * static_cast<std::size_t>(P()) : n;
+    std::vector<int> in(in_size);
+    for (std::size_t i = 0; i < in.size(); ++i) {
+      in[i] = me() * 1000 + static_cast<int>(i);
+    }
+    std::vector<int> out(n * static_cast<std::size_t>(P()), -1);
+    auto request = collective == Coll::allgather ? dash::comm::iallgather(in, out, Group::world(), options)
+                                                 : dash::comm::ialltoall(in, out, Group::world(), options);
+    std::vector<int> seen(static_cast<std::size_t>(P()), 0);
+    request.for_each_arrival([&](const dash::comm::Arrival<int>& arrival) {
+      ++seen[static_cast<std::size_t>(arrival.source)];
+      ASSERT_EQ(arrival.count, n);
+      const int first = collective == Coll::allgather ? 0 : me() * static_cast<int>(n);
+      for (std::size_t i = 0; i < n; ++i) {
+        EXPECT_EQ(arrival.data[i], arrival.source * 1000 + first + static_cast<int>(i));
+      }
+    });
+    EXPECT_EQ(seen, std::vector<int>(static_cast<std::size_t>(P()), 1));
+  }
+  std::vector<int> in(2, me());
+  std::vector<int> out(2 * static_cast<std::size_t>(P()));
+  try {
+    dash::comm::allgather(in, out, Group::world(), forced("bruck_noncanonical"));
+    FAIL() << "no exception";
+  } catch (const dash::InvalidArgument& error) {
+    EXPECT_NE(std::string(error.what()).find("set Options::canonical_placement = false"), std::string::npos)
+        << error.what();
   }
 }
 

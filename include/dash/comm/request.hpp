@@ -26,8 +26,13 @@ struct ArrivalMap {
   Coll collective = Coll::allgather;
   int root = 0;
   std::uint32_t segments = 1;
+  // Non-canonical placement: output block i holds canonical block (*placement)[i]; null if canonical.
+  std::shared_ptr<const std::vector<std::uint32_t>> placement;
 
-  int source(std::uint32_t block) const noexcept {
+  std::uint32_t canonical(std::uint32_t block) const noexcept { return placement ? (*placement)[block] : block; }
+
+  int source(std::uint32_t output_block) const noexcept {
+    const std::uint32_t block = canonical(output_block);
     switch (collective) {
       case Coll::allgather:
       case Coll::gather:
@@ -132,7 +137,7 @@ private:
       return;
     }
     while (const auto block = execution_->next_arrival()) {
-      f(Arrival<T>{map_.source(*block), *block % map_.segments,
+      f(Arrival<T>{map_.source(*block), map_.canonical(*block) % map_.segments,
                    output_ + layout_.first_element(*block), layout_.count(*block)});
     }
   }

@@ -92,6 +92,10 @@ std::shared_ptr<const Plan> make_plan(schedule::Schedule schedule, std::uint32_t
 // True when the plan's schedule stages blocks in scratch space.
 bool uses_scratch(const Plan& plan) noexcept;
 
+// The plan's non-canonical output placement (Schedule::placement), sharing the plan's lifetime;
+// null for canonical placement.
+std::shared_ptr<const std::vector<std::uint32_t>> placement_of(const std::shared_ptr<const Plan>& plan);
+
 struct ExecutionSetup {
   std::shared_ptr<const Plan> plan;
   const std::byte* input = nullptr;

@@ -33,6 +33,9 @@ struct Schedule {
   std::uint32_t scratch_blocks = 0;
   // Name of the algorithm, for explain() and error messages.
   std::string algorithm;
+  // Non-canonical schedules (output in arrival order, seed 004 §5.2.3): output block i ends with
+  // the content canonical output block placement[i] would have. Empty: canonical placement.
+  std::vector<std::uint32_t> placement;
 
   // Appends a new, empty round and returns it.
   Round& add_round() { return rounds.emplace_back(); }

@@ -32,7 +32,9 @@
 namespace dash::comm::schedule {
 
 struct VerifyOptions {
-  // Accept any permutation of the expected output blocks (non-canonical placement).
+  // Accept non-canonical placement: each output block must hold what its Schedule::placement
+  // declares, or, for schedules that declare none, the output must be a permutation of the
+  // expected blocks.
   bool allow_non_canonical = false;
 };
 
