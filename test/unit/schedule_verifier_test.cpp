@@ -159,6 +159,17 @@ TEST(ScheduleVerifier, DetectsWrongFinalContent) {
                "rank 0 output block 1 holds nothing, expected block 0 of ranks {1}");
 }
 
+TEST(ScheduleVerifier, DetectsWritesToBlocksTheCollectiveLeavesUntouched) {
+  // exscan: rank 0's output is undefined, as in MPI, and must not be written.
+  const Schedule rank0 = rounds({{Action::send_to(1, Buffer::input, one),
+                                  Action::copy(Buffer::input, one, Buffer::output, one)}});
+  const Schedule rank1 = rounds({{Action::receive_from(0, Buffer::output, one)}});
+  expect_error(two_ranks(Coll::exscan, rank0, rank1),
+               "rank 0 output block 0 holds block 0 of ranks {0}, but the collective leaves it untouched");
+  const Schedule quiet0 = rounds({{Action::send_to(1, Buffer::input, one)}});
+  EXPECT_TRUE(two_ranks(Coll::exscan, quiet0, rank1).ok);
+}
+
 TEST(ScheduleVerifier, NonCanonicalPlacementAcceptsPermutations) {
   // Both ranks store rank 1's block first.
   const Schedule rank0 = rounds({{Action::copy(Buffer::input, one, Buffer::output, BlockSet::range(1, 1)),
