@@ -1,8 +1,7 @@
-#include <algorithm>
-#include <bit>
 #include <cstdint>
 
 #include <dash/comm/schedule/gather.hpp>
+#include <dash/comm/schedule/binomial_subtree.hpp>
 #include <dash/comm/schedule/rank_math.hpp>
 #include <dash/comm/schedule/relative_blocks.hpp>
 
@@ -36,12 +35,7 @@ Schedule gather_binomial(const CollectiveShape& shape, int rank) {
   const int relative = modulo(rank - shape.root, p);
   auto absolute = [&](int relative_rank) { return modulo(relative_rank + shape.root, p); };
   const BlockSet own = BlockSet::range(0, s);
-  // A rank's subtree is relative ranks [relative, relative + span) cut at p; its children are
-  // relative + m for m = 1, 2, ..., span/2: the smallest subtree is complete first.
-  const int span =
-      relative == 0 ? static_cast<int>(std::bit_ceil(static_cast<std::uint32_t>(p))) : relative & -relative;
-  const int subtree = std::min(span, p - relative);
-  auto child_size = [&](int m) { return std::min(m, p - relative - m); };
+  const BinomialSubtree tree(p, relative);  // children served smallest first: complete first
 
   if (relative == 0) {
     schedule.add_round().actions.push_back(
@@ -49,24 +43,24 @@ Schedule gather_binomial(const CollectiveShape& shape, int rank) {
     for (int m = 1; m < p; m <<= 1) {
       Round& round = m == 1 ? schedule.rounds.back() : schedule.add_round();
       round.actions.push_back(
-          Action::receive_from(absolute(m), Buffer::output, blocks_of_relative_ranks(shape, m, child_size(m))));
+          Action::receive_from(absolute(m), Buffer::output, blocks_of_relative_ranks(shape, m, tree.child_size(m))));
     }
     return schedule;
   }
-  const int parent = absolute(relative - span);
-  if (subtree == 1) {
+  const int parent = absolute(relative - tree.span);
+  if (tree.size == 1) {
     schedule.add_round().actions.push_back(Action::send_to(parent, Buffer::input, own));
     return schedule;
   }
   // Collect the subtree in scratch, in relative rank order, own blocks first.
-  schedule.scratch_blocks = static_cast<std::uint32_t>(subtree) * s;
+  schedule.scratch_blocks = static_cast<std::uint32_t>(tree.size) * s;
   schedule.add_round().actions.push_back(Action::copy(Buffer::input, own, Buffer::scratch, own));
-  for (int m = 1; m < span && relative + m < p; m <<= 1) {
+  for (int m = 1; m < tree.span && relative + m < p; m <<= 1) {
     Round& round = m == 1 ? schedule.rounds.back() : schedule.add_round();
     const auto offset = static_cast<std::uint32_t>(m) * s;
     round.actions.push_back(
         Action::receive_from(absolute(relative + m), Buffer::scratch,
-                             BlockSet::range(offset, static_cast<std::uint32_t>(child_size(m)) * s)));
+                             BlockSet::range(offset, static_cast<std::uint32_t>(tree.child_size(m)) * s)));
   }
   schedule.add_round().actions.push_back(
       Action::send_to(parent, Buffer::scratch, BlockSet::range(0, schedule.scratch_blocks)));

@@ -1,7 +1,6 @@
-#include <algorithm>
-#include <bit>
 #include <cstdint>
 
+#include <dash/comm/schedule/binomial_subtree.hpp>
 #include <dash/comm/schedule/rank_math.hpp>
 #include <dash/comm/schedule/relative_blocks.hpp>
 #include <dash/comm/schedule/scatter.hpp>
@@ -36,45 +35,40 @@ Schedule scatter_binomial(const CollectiveShape& shape, int rank) {
   const int relative = modulo(rank - shape.root, p);
   auto absolute = [&](int relative_rank) { return modulo(relative_rank + shape.root, p); };
   const BlockSet own = BlockSet::range(0, s);
-  // A rank's subtree is relative ranks [relative, relative + span) cut at p; its children are
-  // relative + m for m = span/2, ..., 1, largest subtree first.
-  const int span =
-      relative == 0 ? static_cast<int>(std::bit_ceil(static_cast<std::uint32_t>(p))) : relative & -relative;
-  const int subtree = std::min(span, p - relative);
-  auto child_size = [&](int m) { return std::min(m, p - relative - m); };
+  const BinomialSubtree tree(p, relative);  // children served largest first
 
   if (relative == 0) {
     schedule.add_round().actions.push_back(
         Action::copy(Buffer::input, blocks_of_relative_ranks(shape, 0, 1), Buffer::output, own));
     bool first = true;
-    for (int m = span >> 1; m > 0; m >>= 1) {
+    for (int m = tree.span >> 1; m > 0; m >>= 1) {
       if (m < p) {
         Round& round = first ? schedule.rounds.back() : schedule.add_round();
         round.actions.push_back(
-            Action::send_to(absolute(m), Buffer::input, blocks_of_relative_ranks(shape, m, child_size(m))));
+            Action::send_to(absolute(m), Buffer::input, blocks_of_relative_ranks(shape, m, tree.child_size(m))));
         first = false;
       }
     }
     return schedule;
   }
-  const int parent = absolute(relative - span);
-  if (subtree == 1) {
+  const int parent = absolute(relative - tree.span);
+  if (tree.size == 1) {
     schedule.add_round().actions.push_back(Action::receive_from(parent, Buffer::output, own));
     return schedule;
   }
   // Stage the subtree's blocks in scratch, in relative rank order; keep the first rank's own.
-  schedule.scratch_blocks = static_cast<std::uint32_t>(subtree) * s;
+  schedule.scratch_blocks = static_cast<std::uint32_t>(tree.size) * s;
   schedule.add_round().actions.push_back(
       Action::receive_from(parent, Buffer::scratch, BlockSet::range(0, schedule.scratch_blocks)));
   schedule.add_round().actions.push_back(Action::copy(Buffer::scratch, own, Buffer::output, own));
   bool first = true;
-  for (int m = span >> 1; m > 0; m >>= 1) {
+  for (int m = tree.span >> 1; m > 0; m >>= 1) {
     if (relative + m < p) {
       Round& round = first ? schedule.rounds.back() : schedule.add_round();
       const auto offset = static_cast<std::uint32_t>(m) * s;
       round.actions.push_back(
           Action::send_to(absolute(relative + m), Buffer::scratch,
-                          BlockSet::range(offset, static_cast<std::uint32_t>(child_size(m)) * s)));
+                          BlockSet::range(offset, static_cast<std::uint32_t>(tree.child_size(m)) * s)));
       first = false;
     }
   }
