@@ -2,10 +2,12 @@
 #
 #   dash_add_unit_test(<name> SOURCES ... [LIBS ...])
 #       A GoogleTest executable without MPI; each test case becomes one CTest entry.
-#   dash_add_mpi_test(<name> SOURCES ... [RANKS 1 2 3 4 5 8] [TIMEOUT s] [LIBS ...] [LABELS ...])
+#   dash_add_mpi_test(<name> SOURCES ... [RANKS 1 2 3 4 5 8] [TIMEOUT s] [LIBS ...] [LABELS ...]
+#                     [ENVIRONMENT VAR=value ...])
 #       A GoogleTest executable with the MPI-aware main (test/support); registered once per rank
 #       count as <name>.np<k>.
-#   dash_add_mpi_run(<test> NP <k> [TIMEOUT s] [LABELS ...] COMMAND <exe> [args...])
+#   dash_add_mpi_run(<test> NP <k> [TIMEOUT s] [LABELS ...] [ENVIRONMENT VAR=value ...]
+#                    COMMAND <exe> [args...])
 #       Runs any program under the MPI launcher (examples, lifecycle tests with their own main).
 #   dash_add_compile_fail_test(<name> SOURCE <cpp> EXPECT <regex> [LIBS ...])
 #       A translation unit that must not compile; passes only if the compiler rejects it with a
@@ -38,7 +40,7 @@ if(DASH_SANITIZE)
 endif()
 
 function(dash_add_mpi_run test_name)
-  cmake_parse_arguments(ARG "" "NP;TIMEOUT" "COMMAND;LABELS" ${ARGN})
+  cmake_parse_arguments(ARG "" "NP;TIMEOUT" "COMMAND;LABELS;ENVIRONMENT" ${ARGN})
   if(NOT ARG_TIMEOUT)
     set(ARG_TIMEOUT ${DASH_TEST_DEFAULT_TIMEOUT})
   endif()
@@ -52,11 +54,11 @@ function(dash_add_mpi_run test_name)
     TIMEOUT ${ARG_TIMEOUT}
     PROCESSORS ${ARG_NP}
     LABELS "mpi;np${ARG_NP};${ARG_LABELS}"
-    ENVIRONMENT "${DASH_MPI_TEST_ENVIRONMENT};DASH_TEST_AGREE_TIMEOUT=${agree_timeout}")
+    ENVIRONMENT "${DASH_MPI_TEST_ENVIRONMENT};DASH_TEST_AGREE_TIMEOUT=${agree_timeout};${ARG_ENVIRONMENT}")
 endfunction()
 
 function(dash_add_mpi_test name)
-  cmake_parse_arguments(ARG "" "TIMEOUT" "SOURCES;RANKS;LIBS;LABELS" ${ARGN})
+  cmake_parse_arguments(ARG "" "TIMEOUT" "SOURCES;RANKS;LIBS;LABELS;ENVIRONMENT" ${ARGN})
   if(NOT ARG_RANKS)
     set(ARG_RANKS ${DASH_TEST_DEFAULT_RANKS})
   endif()
@@ -64,7 +66,7 @@ function(dash_add_mpi_test name)
   target_link_libraries(${name} PRIVATE dash_mpi_gtest_main dash_warnings ${ARG_LIBS})
   foreach(np IN LISTS ARG_RANKS)
     dash_add_mpi_run(${name}.np${np} NP ${np} TIMEOUT ${ARG_TIMEOUT} LABELS ${ARG_LABELS}
-                     COMMAND $<TARGET_FILE:${name}>)
+                     ENVIRONMENT ${ARG_ENVIRONMENT} COMMAND $<TARGET_FILE:${name}>)
   endforeach()
 endfunction()
 

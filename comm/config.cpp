@@ -30,6 +30,8 @@ constexpr std::array<std::pair<std::string_view, ThreadLevel>, 4> thread_levels{
     {"multiple", ThreadLevel::multiple},
 }};
 
+constexpr std::array<std::pair<std::string_view, bool>, 2> switches{{{"0", false}, {"1", true}}};
+
 std::string lowercase(std::string_view text) {
   std::string result(text);
   std::transform(result.begin(), result.end(), result.begin(),
@@ -77,6 +79,25 @@ Config config_from_environment() {
   config.log_level = parse_choice("DASH_LOG_LEVEL", log_levels, config.log_level);
   config.thread_level = parse_choice("DASH_THREAD_LEVEL", thread_levels, config.thread_level);
   config.thread_level_from_environment = std::getenv("DASH_THREAD_LEVEL") != nullptr;
+  config.progress_thread = parse_choice("DASH_PROGRESS_THREAD", switches, config.progress_thread);
+  if (const char* raw = std::getenv("DASH_TABLE_WINDOW_BYTES"); raw != nullptr) {
+    const std::string text(raw);
+    std::size_t parsed = 0;
+    std::size_t used = 0;
+    try {
+      parsed = std::stoull(text, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used == 0 || used != text.size() || text.front() == '-' || parsed < 4096) {
+      throw invalid_argument("dash::init", "environment variable DASH_TABLE_WINDOW_BYTES", std::string_view(raw),
+                             "a number of bytes >= 4096");
+    }
+    config.table_window_bytes = parsed;
+  }
+  if (const char* parameters = std::getenv("DASH_COST_MODEL"); parameters != nullptr) {
+    config.cost_parameters = parse_cost_parameters(parameters, "dash::init", "environment variable DASH_COST_MODEL");
+  }
   for (const std::string_view name : known_variables()) {
     if (!name.starts_with("DASH_COLL_")) {
       continue;
@@ -94,10 +115,11 @@ constexpr std::array<std::string_view, 2> tool_prefixes{"DASH_TEST_", "DASH_BENC
 
 const std::vector<std::string_view>& known_variables() {
   static const std::vector<std::string_view> names{
-      "DASH_LOG_LEVEL",          "DASH_THREAD_LEVEL",     "DASH_COLL_BCAST",    "DASH_COLL_REDUCE",
-      "DASH_COLL_ALLREDUCE",     "DASH_COLL_GATHER",      "DASH_COLL_SCATTER",  "DASH_COLL_ALLGATHER",
-      "DASH_COLL_REDUCE_SCATTER", "DASH_COLL_ALLTOALL",   "DASH_COLL_SCAN",     "DASH_COLL_EXSCAN",
-      "DASH_COLL_BARRIER"};
+      "DASH_LOG_LEVEL",      "DASH_THREAD_LEVEL",   "DASH_PROGRESS_THREAD",     "DASH_COST_MODEL",
+      "DASH_COLL_BCAST",     "DASH_COLL_REDUCE",    "DASH_COLL_ALLREDUCE",      "DASH_COLL_GATHER",
+      "DASH_COLL_SCATTER",   "DASH_COLL_ALLGATHER", "DASH_COLL_REDUCE_SCATTER", "DASH_COLL_ALLTOALL",
+      "DASH_COLL_SCAN",      "DASH_COLL_EXSCAN",    "DASH_COLL_BARRIER",        "DASH_COLL_NEIGHBOR_ALLTOALL",
+      "DASH_TABLE_WINDOW_BYTES"};
   return names;
 }
 

@@ -2,11 +2,13 @@
 
 #include <mpi.h>
 
+#include <dash/comm/detail/table_window.hpp>
 #include <dash/comm/environment.hpp>
 #include <dash/comm/exception.hpp>
 #include <dash/comm/log.hpp>
 #include <dash/comm/mpi_call.hpp>
 
+#include "engine/progress_thread.hpp"
 #include "log_identity.hpp"
 
 namespace dash {
@@ -95,6 +97,15 @@ void init(int* argc, char*** argv) {
   }
   const comm::Config config = comm::config_from_environment();
 
+  if (config.progress_thread && config.thread_level_from_environment &&
+      config.thread_level != comm::ThreadLevel::multiple) {
+    throw InvalidState(std::string("dash::init: DASH_PROGRESS_THREAD=1 needs MPI thread level 'multiple', but "
+                                   "DASH_THREAD_LEVEL asks for '") +
+                       std::string(comm::to_string(config.thread_level)) + "'");
+  }
+  const comm::ThreadLevel wanted =
+      config.progress_thread ? comm::ThreadLevel::multiple : config.thread_level;
+
   int mpi_initialized = 0;
   comm::check_mpi(MPI_Initialized(&mpi_initialized), "dash::init: MPI_Initialized");
   int provided = MPI_THREAD_SINGLE;
@@ -102,7 +113,7 @@ void init(int* argc, char*** argv) {
   if (mpi_initialized) {
     comm::check_mpi(MPI_Query_thread(&provided), "dash::init: MPI_Query_thread");
   } else {
-    comm::check_mpi(MPI_Init_thread(argc, argv, to_mpi_thread_level(config.thread_level), &provided),
+    comm::check_mpi(MPI_Init_thread(argc, argv, to_mpi_thread_level(wanted), &provided),
                     "dash::init: MPI_Init_thread");
     owns_mpi = true;
   }
@@ -113,6 +124,14 @@ void init(int* argc, char*** argv) {
     }
     throw InvalidState(std::string("dash::init: DASH_THREAD_LEVEL asks for MPI thread level '") +
                        std::string(comm::to_string(config.thread_level)) + "' but MPI provides only '" +
+                       std::string(comm::to_string(provided_level)) + "'");
+  }
+  if (config.progress_thread && provided_level != comm::ThreadLevel::multiple) {
+    if (owns_mpi) {
+      MPI_Finalize();
+    }
+    throw InvalidState(std::string("dash::init: DASH_PROGRESS_THREAD=1 needs MPI thread level 'multiple' but MPI "
+                                   "provides only '") +
                        std::string(comm::to_string(provided_level)) + "'");
   }
 
@@ -143,6 +162,10 @@ void init(int* argc, char*** argv) {
   }
   comm::log(comm::LogLevel::info, "initialised on ", size, " processes; MPI thread level '",
             comm::to_string(provided_level), "'", owns_mpi ? "" : " (MPI initialised by the application)");
+  comm::detail::open_table_window(config.table_window_bytes);
+  if (config.progress_thread) {
+    comm::detail::start_progress_thread();
+  }
 }
 
 void finalize() {
@@ -150,6 +173,8 @@ void finalize() {
   if (state.phase != Phase::active) {
     active_runtime("dash::finalize");
   }
+  comm::detail::stop_progress_thread();
+  comm::detail::close_table_window();
   int mpi_finalized = 0;
   MPI_Finalized(&mpi_finalized);
   if (mpi_finalized) {

@@ -1,6 +1,8 @@
 #include <algorithm>
 #include <cstring>
+#include <exception>
 #include <limits>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -14,6 +16,8 @@
 #include <dash/comm/log.hpp>
 #include <dash/comm/message_count.hpp>
 #include <dash/comm/mpi_call.hpp>
+
+#include "progress_thread.hpp"
 
 namespace dash::comm::detail {
 
@@ -177,7 +181,11 @@ struct MessageMemory {
 
 }  // namespace
 
-struct Execution::Impl {
+struct Execution::Impl final : BackgroundWork {
+  // With the progress thread on, it and the application's thread take turns under this lock.
+  std::mutex lock;
+  ProgressThread* background = nullptr;
+  std::exception_ptr background_error;  // what progress in the background threw
   ExecutionSetup setup;
   const Plan* plan = nullptr;
   std::optional<Group> group;  // set by start()
@@ -206,6 +214,7 @@ struct Execution::Impl {
     plan = setup.plan.get();
     group.emplace(g);
     tag = t;
+    background_error = nullptr;
     const std::uint32_t scratch_blocks = plan->schedule.scratch_blocks;
     scratch.resize(scratch_blocks == 0 ? 0
                                        : setup.output_layout.offset(scratch_blocks - 1) +
@@ -431,7 +440,9 @@ struct Execution::Impl {
     step.state = StepState::done;
     --unfinished;
     const PlannedStep& planned = plan->steps[id];
-    arrivals.insert(arrivals.end(), planned.final_output_blocks.begin(), planned.final_output_blocks.end());
+    for (const std::uint32_t block : planned.final_output_blocks) {  // usually one or none
+      arrivals.push_back(block);
+    }
     for (const std::uint32_t next : planned.dependents) {
       if (--steps[next].unmet == 0) {
         candidates.push_back(next);
@@ -563,6 +574,27 @@ struct Execution::Impl {
 
   bool complete() const { return unfinished == 0 && !setup.argument_check; }
 
+  // The progress thread's share (BackgroundWork): skip a turn while the application progresses.
+  bool progress_in_background() noexcept override {
+    const std::unique_lock turn(lock, std::try_to_lock);
+    if (!turn.owns_lock()) {
+      return false;
+    }
+    if (failed || background_error) {
+      return true;
+    }
+    try {
+      return progress();
+    } catch (...) {
+      background_error = std::current_exception();
+      return true;
+    }
+  }
+
+  std::unique_lock<std::mutex> turn_if_shared() {
+    return background != nullptr ? std::unique_lock(lock) : std::unique_lock<std::mutex>();
+  }
+
   // After a failure the schedule cannot finish (peers may never send what it waits for): cancel
   // the receives (a cancelled receive completes at once) and let MPI retire the sends on its
   // own, instead of waiting forever.
@@ -593,6 +625,8 @@ std::vector<std::unique_ptr<Execution::Impl>>& Execution::idle_states() {
   return states;
 }
 
+Execution::Execution() noexcept = default;
+
 Execution::Execution(ExecutionSetup setup, const Group& group, int tag) {
   auto& idle = idle_states();
   if (idle.empty()) {
@@ -602,10 +636,31 @@ Execution::Execution(ExecutionSetup setup, const Group& group, int tag) {
     idle.pop_back();
   }
   impl_->start(std::move(setup), group, tag);
+  if (ProgressThread* thread = progress_thread(); thread != nullptr && !impl_->complete()) {
+    impl_->background = thread;
+    thread->attach(*impl_);
+  }
+}
+
+Execution::Execution(Execution&& other) noexcept = default;
+
+Execution& Execution::operator=(Execution&& other) noexcept {
+  if (this != &other) {
+    Execution finished(std::move(*this));  // completes the collective this handle held
+    impl_ = std::move(other.impl_);
+  }
+  return *this;
 }
 
 Execution::~Execution() {
-  if (!impl_->failed) {
+  if (impl_ == nullptr) {
+    return;
+  }
+  if (impl_->background != nullptr) {
+    impl_->background->detach(*impl_);
+    impl_->background = nullptr;
+  }
+  if (!impl_->failed && !impl_->background_error) {
     try {
       while (!impl_->progress()) {
       }
@@ -623,17 +678,36 @@ Execution::~Execution() {
 }
 
 bool Execution::progress() {
+  if (impl_ == nullptr) {
+    return true;
+  }
+  Impl& impl = *impl_;
+  const auto turn = impl.turn_if_shared();
+  if (impl.background_error) {
+    impl.failed = true;
+    std::rethrow_exception(std::exchange(impl.background_error, nullptr));
+  }
   try {
-    return impl_->progress();
+    return impl.progress();
   } catch (...) {
-    impl_->failed = true;
+    impl.failed = true;
     throw;
   }
 }
 
-bool Execution::done() const noexcept { return impl_->complete(); }
+bool Execution::done() const noexcept {
+  if (impl_ == nullptr) {
+    return true;
+  }
+  const auto turn = impl_->turn_if_shared();
+  return impl_->complete();
+}
 
 std::optional<std::uint32_t> Execution::next_arrival() {
+  if (impl_ == nullptr) {
+    return std::nullopt;
+  }
+  const auto turn = impl_->turn_if_shared();
   if (impl_->arrivals_taken == impl_->arrivals.size()) {
     return std::nullopt;
   }

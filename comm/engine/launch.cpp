@@ -1,14 +1,19 @@
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cctype>
+#include <cstdio>
 #include <cstdlib>
 #include <functional>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <utility>
 #include <vector>
 
 #include <dash/comm/algorithms.hpp>
+#include <dash/comm/cost_model.hpp>
+#include <dash/comm/detail/algorithm_costs.hpp>
 #include <dash/comm/detail/launch.hpp>
 #include <dash/comm/environment.hpp>
 #include <dash/comm/exception.hpp>
@@ -18,6 +23,7 @@
 #include <dash/comm/schedule/barrier.hpp>
 #include <dash/comm/schedule/bcast.hpp>
 #include <dash/comm/schedule/gather.hpp>
+#include <dash/comm/schedule/neighbor_alltoall.hpp>
 #include <dash/comm/schedule/rank_math.hpp>
 #include <dash/comm/schedule/reduce.hpp>
 #include <dash/comm/schedule/reduce_scatter.hpp>
@@ -31,14 +37,18 @@ namespace {
 
 using schedule::Schedule;
 
-// What selection may look at: the same on every rank of a correct call.
+// What selection may look at: the same on every rank of a correct call, except the sizes of a
+// variable-size call (the rank's own contribution), which selection therefore does not price.
 struct CallFacts {
   int size = 1;
   std::size_t bytes = 0;     // per contribution
   std::size_t elements = 0;  // per contribution
   bool commutative = true;
-  bool variable = false;     // contributions of different sizes (allgatherv, alltoallv)
+  bool variable = false;     // contributions of different sizes (allgatherv, alltoallv, reduce_scatter)
   bool canonical = true;     // the caller needs canonical placement
+  bool output_varies = false;           // the output's contributions differ in size (allgatherv, alltoallv)
+  std::uint32_t segments = 0;           // Options::segments; 0: the algorithm's own
+  const CartesianGrid* grid = nullptr;  // neighbor_alltoall's process grid
 };
 
 struct Algorithm {
@@ -47,10 +57,15 @@ struct Algorithm {
   std::function<Schedule(const CollectiveShape&, int)> generate;
   // Segments per contribution the algorithm works with.
   std::function<std::uint32_t(const CallFacts&)> segments;
+  // Its schedules' critical path and copies in closed form (algorithm_costs.hpp), which selection prices.
+  detail::AlgorithmCost cost;
   // Why the algorithm cannot serve the call; empty when it can.
   std::function<std::string(const CallFacts&)> unfit;
   // Leaves the output in arrival order (non-canonical placement).
   bool reorders_output = false;
+  // Its scratch space only ever holds the rank's own output blocks, so it serves calls whose inputs vary in
+  // size (scratch is laid out like the output).
+  bool scratch_holds_own_blocks = false;
 };
 
 std::uint32_t one_segment(const CallFacts&) { return 1; }
@@ -85,44 +100,65 @@ std::string needs_even_size(const CallFacts& facts) {
 
 std::vector<Algorithm> build_registry() {
   using namespace schedule;
+  namespace costs = comm::detail;
   auto kary = [](const CollectiveShape& shape, int rank) { return bcast_kary_tree(shape, rank, 4); };
   return {
-      {Coll::allreduce, "recursive_doubling", allreduce_recursive_doubling, one_segment, fits_always},
-      {Coll::allreduce, "rabenseifner", allreduce_rabenseifner, p2_segments, fits_always},
-      {Coll::allreduce, "binary_blocks", allreduce_binary_blocks, p2_segments, fits_always},
-      {Coll::allreduce, "ring", allreduce_ring, p_segments, needs_commutative},
-      {Coll::allreduce, "pairwise_ring", allreduce_pairwise_ring, p_segments, fits_always},
-      {Coll::allgather, "sparbit", allgather_sparbit, one_segment, fits_always},
-      {Coll::allgather, "ring", allgather_ring, one_segment, fits_always},
-      {Coll::allgather, "recursive_doubling", allgather_recursive_doubling, one_segment, fits_always},
-      {Coll::allgather, "bruck", allgather_bruck, one_segment, fits_always},
-      {Coll::allgather, "bruck_noncanonical", allgather_bruck_noncanonical, one_segment, fits_always, true},
-      {Coll::allgather, "neighbor_exchange", allgather_neighbor_exchange, one_segment, needs_even_size},
-      {Coll::reduce_scatter, "recursive_halving", reduce_scatter_recursive_halving, one_segment, fits_always},
-      {Coll::reduce_scatter, "pairwise", reduce_scatter_pairwise, one_segment, fits_always},
-      {Coll::reduce_scatter, "ring", reduce_scatter_ring, one_segment, needs_commutative},
-      {Coll::alltoall, "pairwise", alltoall_pairwise, one_segment, fits_always},
-      {Coll::alltoall, "bruck", alltoall_bruck, one_segment, fits_always},
-      {Coll::alltoall, "bruck_noncanonical", alltoall_bruck_noncanonical, one_segment, fits_always, true},
-      {Coll::alltoall, "linear", alltoall_linear, one_segment, fits_always},
-      {Coll::alltoall, "one_factor", alltoall_one_factor, one_segment, fits_always},
-      {Coll::alltoall, "hypercube_xor", alltoall_hypercube_xor, one_segment, needs_power_of_two},
-      {Coll::bcast, "binomial", bcast_binomial, one_segment, fits_always},
-      {Coll::bcast, "scatter_allgather", bcast_scatter_allgather, p_segments, fits_always},
-      {Coll::bcast, "pipelined_chain", bcast_pipelined_chain, pipeline_segments, fits_always},
-      {Coll::bcast, "pipelined_binary_tree", bcast_pipelined_binary_tree, pipeline_segments, fits_always},
-      {Coll::bcast, "kary_tree", kary, one_segment, fits_always},
-      {Coll::reduce, "binomial", reduce_binomial, one_segment, fits_always},
-      {Coll::reduce, "rabenseifner", reduce_rabenseifner, p2_segments, fits_always},
-      {Coll::gather, "binomial", gather_binomial, one_segment, fits_always},
-      {Coll::gather, "linear", gather_linear, one_segment, fits_always},
-      {Coll::scatter, "binomial", scatter_binomial, one_segment, fits_always},
-      {Coll::scatter, "linear", scatter_linear, one_segment, fits_always},
-      {Coll::scan, "recursive_doubling", scan_recursive_doubling, one_segment, fits_always},
-      {Coll::scan, "linear", scan_linear, one_segment, fits_always},
-      {Coll::exscan, "recursive_doubling", exscan_recursive_doubling, one_segment, fits_always},
-      {Coll::exscan, "linear", exscan_linear, one_segment, fits_always},
-      {Coll::barrier, "dissemination", barrier_dissemination, one_segment, fits_always},
+      {Coll::allreduce, "recursive_doubling", allreduce_recursive_doubling, one_segment,
+       costs::allreduce_recursive_doubling_cost, fits_always},
+      {Coll::allreduce, "rabenseifner", allreduce_rabenseifner, p2_segments,
+       costs::allreduce_rabenseifner_cost, fits_always},
+      {Coll::allreduce, "binary_blocks", allreduce_binary_blocks, p2_segments,
+       costs::allreduce_binary_blocks_cost, fits_always},
+      {Coll::allreduce, "ring", allreduce_ring, p_segments, costs::allreduce_ring_cost, needs_commutative},
+      {Coll::allreduce, "pairwise_ring", allreduce_pairwise_ring, p_segments,
+       costs::allreduce_pairwise_ring_cost, fits_always},
+      {Coll::allgather, "sparbit", allgather_sparbit, one_segment, costs::allgather_sparbit_cost, fits_always},
+      {Coll::allgather, "ring", allgather_ring, one_segment, costs::allgather_ring_cost, fits_always},
+      {Coll::allgather, "recursive_doubling", allgather_recursive_doubling, one_segment,
+       costs::allgather_recursive_doubling_cost, fits_always},
+      {Coll::allgather, "bruck", allgather_bruck, one_segment, costs::allgather_bruck_cost, fits_always},
+      {Coll::allgather, "bruck_noncanonical", allgather_bruck_noncanonical, one_segment,
+       costs::allgather_bruck_noncanonical_cost, fits_always, true},
+      {Coll::allgather, "neighbor_exchange", allgather_neighbor_exchange, one_segment,
+       costs::allgather_neighbor_exchange_cost, needs_even_size},
+      {Coll::reduce_scatter, "recursive_halving", reduce_scatter_recursive_halving, one_segment,
+       costs::reduce_scatter_recursive_halving_cost, fits_always},
+      {Coll::reduce_scatter, "pairwise", reduce_scatter_pairwise, one_segment,
+       costs::reduce_scatter_pairwise_cost, fits_always, false, true},
+      {Coll::reduce_scatter, "ring", reduce_scatter_ring, one_segment,
+       costs::reduce_scatter_ring_cost, needs_commutative},
+      {Coll::alltoall, "pairwise", alltoall_pairwise, one_segment, costs::alltoall_pairwise_cost, fits_always},
+      {Coll::alltoall, "bruck", alltoall_bruck, one_segment, costs::alltoall_bruck_cost, fits_always},
+      {Coll::alltoall, "bruck_noncanonical", alltoall_bruck_noncanonical, one_segment,
+       costs::alltoall_bruck_noncanonical_cost, fits_always, true},
+      {Coll::alltoall, "linear", alltoall_linear, one_segment, costs::alltoall_linear_cost, fits_always},
+      {Coll::alltoall, "one_factor", alltoall_one_factor, one_segment, costs::alltoall_one_factor_cost, fits_always},
+      {Coll::alltoall, "hypercube_xor", alltoall_hypercube_xor, one_segment,
+       costs::alltoall_hypercube_xor_cost, needs_power_of_two},
+      {Coll::bcast, "binomial", bcast_binomial, one_segment, costs::bcast_binomial_cost, fits_always},
+      {Coll::bcast, "scatter_allgather", bcast_scatter_allgather, p_segments,
+       costs::bcast_scatter_allgather_cost, fits_always},
+      {Coll::bcast, "pipelined_chain", bcast_pipelined_chain, pipeline_segments,
+       costs::bcast_pipelined_chain_cost, fits_always},
+      {Coll::bcast, "pipelined_binary_tree", bcast_pipelined_binary_tree, pipeline_segments,
+       costs::bcast_pipelined_binary_tree_cost, fits_always},
+      {Coll::bcast, "kary_tree", kary, one_segment, costs::bcast_kary_tree_cost, fits_always},
+      {Coll::reduce, "binomial", reduce_binomial, one_segment, costs::reduce_binomial_cost, fits_always},
+      {Coll::reduce, "rabenseifner", reduce_rabenseifner, p2_segments, costs::reduce_rabenseifner_cost, fits_always},
+      {Coll::gather, "binomial", gather_binomial, one_segment, costs::gather_binomial_cost, fits_always},
+      {Coll::gather, "linear", gather_linear, one_segment, costs::gather_linear_cost, fits_always},
+      {Coll::scatter, "binomial", scatter_binomial, one_segment, costs::scatter_binomial_cost, fits_always},
+      {Coll::scatter, "linear", scatter_linear, one_segment, costs::scatter_linear_cost, fits_always},
+      {Coll::scan, "recursive_doubling", scan_recursive_doubling, one_segment,
+       costs::scan_recursive_doubling_cost, fits_always},
+      {Coll::scan, "linear", scan_linear, one_segment, costs::scan_linear_cost, fits_always},
+      {Coll::exscan, "recursive_doubling", exscan_recursive_doubling, one_segment,
+       costs::exscan_recursive_doubling_cost, fits_always},
+      {Coll::exscan, "linear", exscan_linear, one_segment, costs::exscan_linear_cost, fits_always},
+      {Coll::barrier, "dissemination", barrier_dissemination, one_segment,
+       costs::barrier_dissemination_cost, fits_always},
+      {Coll::neighbor_alltoall, "direct", neighbor_alltoall_direct, one_segment,
+       costs::neighbor_alltoall_direct_cost, fits_always},
   };
 }
 
@@ -155,76 +191,160 @@ std::string known_names(Coll collective) {
   return names;
 }
 
-// The library's default: simple size thresholds until the cost model takes over selection.
-std::pair<std::string_view, std::string_view> default_choice(Coll collective, const CallFacts& facts) {
-  constexpr std::size_t small = 16 * 1024;
-  const auto p2 = schedule::floor_pow2(static_cast<std::uint32_t>(std::max(facts.size, 1)));
-  switch (collective) {
-    case Coll::allreduce:
-      if (facts.bytes < small || facts.elements < p2) {
-        return {"recursive_doubling", "short vector (< 16 KiB or fewer elements than p'): fewest start-ups"};
-      }
-      return {"rabenseifner", "long vector: recursive halving and doubling moves 2n bytes instead of n lg p"};
-    case Coll::allgather:
-      if (!facts.canonical && !facts.variable && facts.bytes * static_cast<std::size_t>(facts.size) <= 64 * 1024 &&
-          facts.size > 2) {
-        return {"bruck_noncanonical", "small result, arrival order allowed: ceil(lg p) rounds, no final reorder"};
-      }
-      if (facts.variable) {
-        return {"ring", "variable sizes: every block travels as its own message, no staging"};
-      }
-      if (facts.bytes * static_cast<std::size_t>(facts.size) <= 64 * 1024) {
-        return {"sparbit", "small result (<= 64 KiB): ceil(lg p) rounds"};
-      }
-      return {"ring", "large result: neighbour-only traffic, bandwidth-optimal"};
-    case Coll::reduce_scatter:
-      if (facts.bytes * static_cast<std::size_t>(facts.size) <= 64 * 1024 && facts.size > 2) {
-        return {"recursive_halving", "small vector (<= 64 KiB in all): lg p rounds"};
-      }
-      if (facts.commutative) {
-        return {"ring", "long vector, commutative operation: p - 1 neighbour steps, no staging copy"};
-      }
-      return {"pairwise", "long vector, non-commutative operation: p - 1 steps in rank order"};
-    case Coll::alltoall:
-      if (!facts.canonical && !facts.variable && facts.bytes <= 256 && facts.size > 2) {
-        return {"bruck_noncanonical", "small blocks, arrival order allowed: Bruck without the final reorder"};
-      }
-      if (facts.variable) {
-        return {"pairwise", "variable sizes: direct exchange, no staging"};
-      }
-      if (facts.bytes <= 256 && facts.size > 2) {
-        return {"bruck", "small blocks (<= 256 B): ceil(lg p) rounds of combined messages"};
-      }
-      return {"pairwise", "direct exchange: every block sent once"};
-    case Coll::bcast:
-      // Scatter + allgather moves 2(p-1)/p n per rank against the tree's n lg p: a gain from p = 3.
-      if (facts.bytes <= 64 * 1024 || facts.size < 3 || facts.elements < static_cast<std::size_t>(facts.size)) {
-        return {"binomial", "short message (<= 64 KiB) or p < 3: ceil(lg p) start-ups, n per edge"};
-      }
-      return {"scatter_allgather", "long message, p >= 3: each rank receives about 2n bytes instead of n lg p"};
-    case Coll::reduce:
-      if (facts.bytes < small || facts.elements < p2) {
-        return {"binomial", "short vector (< 16 KiB or fewer elements than p'): fewest start-ups"};
-      }
-      return {"rabenseifner", "long vector: reduce-scatter then gather"};
-    case Coll::gather:
-    case Coll::scatter:
-      return {"binomial", "ceil(lg p) rounds, every block sent once per tree level"};
-    case Coll::scan:
-    case Coll::exscan:
-      return {"recursive_doubling", "ceil(lg p) rounds"};
-    case Coll::barrier:
-      break;
+// Why `algorithm` cannot serve a call with these facts; empty when it can. The rules a forced
+// algorithm must pass too.
+std::string why_unfit(const Algorithm& algorithm, const CallFacts& facts) {
+  if (algorithm.reorders_output && facts.variable) {
+    return "it reorders blocks, which variable-size collectives do not support";
   }
-  return {"dissemination", "ceil(lg p) rounds for any p"};
+  if (algorithm.reorders_output && facts.canonical) {
+    return "it leaves the output in arrival order; set Options::canonical_placement = false to accept that";
+  }
+  return algorithm.unfit(facts);
 }
+
+std::uint32_t segments_of(const Algorithm& algorithm, const CallFacts& facts) {
+  return facts.segments != 0 ? facts.segments : algorithm.segments(facts);
+}
+
+detail::CostShape cost_shape(const Algorithm& algorithm, const CallFacts& facts) {
+  return detail::CostShape{facts.size, segments_of(algorithm, facts), facts.grid};
+}
+
+// Why `algorithm` is no candidate for the library's own choice; empty when it is one. Besides
+// why_unfit: a variable-size call cannot lay out other ranks' blocks in scratch space (launch()
+// checks a forced algorithm on its plan). Reads only facts equal on every rank, so every rank
+// weighs the same candidates.
+std::string why_no_candidate(const Algorithm& algorithm, const CallFacts& facts) {
+  std::string why = why_unfit(algorithm, facts);
+  const bool scratch_fits_layout = algorithm.scratch_holds_own_blocks && !facts.output_varies;
+  if (why.empty() && facts.variable && !scratch_fits_layout &&
+      algorithm.cost.uses_scratch(cost_shape(algorithm, facts))) {
+    why = "it stages blocks in scratch space, which variable-size collectives do not support";
+  }
+  return why;
+}
+
+struct Pricing {
+  std::size_t block_bytes = 0;
+  CostTerms terms;
+  double seconds = 0;
+};
+
+// The cost model's prediction for `algorithm` on this call. Blocks are priced at the largest
+// segment, ⌈n / S⌉ elements. Variable-size calls are priced by their start-ups alone: their sizes
+// differ between ranks, and every rank must choose alike.
+Pricing price(const Algorithm& algorithm, const CallFacts& facts, const CostParameters& parameters) {
+  const detail::CostShape shape = cost_shape(algorithm, facts);
+  Pricing pricing;
+  if (!facts.variable && facts.elements > 0) {
+    pricing.block_bytes = (facts.elements + shape.segments - 1) / shape.segments * (facts.bytes / facts.elements);
+  }
+  pricing.terms = algorithm.cost.terms(shape);
+  pricing.seconds = predicted_seconds(pricing.terms, pricing.block_bytes, parameters);
+  return pricing;
+}
+
+// The candidate with the lowest predicted time; a tie goes to the one registered first.
+const Algorithm* cheapest(std::string_view function, Coll collective, const CallFacts& facts) {
+  const CostParameters& parameters = config().cost_parameters;
+  const Algorithm* best = nullptr;
+  double best_seconds = 0;
+  std::string refusals;
+  for (const Algorithm& algorithm : registry()) {
+    if (algorithm.collective != collective) {
+      continue;
+    }
+    if (const std::string why = why_no_candidate(algorithm, facts); !why.empty()) {
+      refusals += (refusals.empty() ? "" : "; ") + std::string(algorithm.name) + ": " + why;
+      continue;
+    }
+    const double seconds = price(algorithm, facts, parameters).seconds;
+    if (best == nullptr || seconds < best_seconds) {
+      best = &algorithm;
+      best_seconds = seconds;
+    }
+  }
+  if (best == nullptr) {
+    throw InvalidArgument(std::string(function) + ": no algorithm of " + std::string(to_string(collective)) +
+                          " can serve this call (" + refusals + ")");
+  }
+  return best;
+}
+
+// The call shapes a choice depends on (a variable-size call's sizes do not count, see price()).
+struct ChoiceKey {
+  Coll collective;
+  int size;
+  std::size_t bytes;
+  std::size_t elements;
+  std::uint32_t segments;
+  bool commutative;
+  bool variable;
+  bool canonical;
+  bool output_varies;
+  CostParameters parameters;
+  friend bool operator==(const ChoiceKey&, const ChoiceKey&) = default;
+};
+
+struct ChoiceKeyHash {
+  std::size_t operator()(const ChoiceKey& key) const noexcept {
+    std::size_t hash = static_cast<std::size_t>(key.collective);
+    for (const std::size_t part :
+         {static_cast<std::size_t>(key.size), key.bytes, key.elements, std::size_t{key.segments},
+          std::size_t{key.commutative} | std::size_t{key.variable} << 1 | std::size_t{key.canonical} << 2 |
+              std::size_t{key.output_varies} << 3}) {
+      hash = hash * 1000003u ^ part;
+    }
+    return hash;
+  }
+};
+
+// The library's own choice. Pricing a call allocates (error texts of unfit candidates, binary
+// blocks' per-rank clocks), so choices are kept per call shape; calls on a grid are priced afresh
+// (neighbor_alltoall has one algorithm, and the grid is not part of the key).
+const Algorithm* library_choice(std::string_view function, Coll collective, const CallFacts& facts) {
+  if (facts.grid != nullptr) {
+    return cheapest(function, collective, facts);
+  }
+  // Collectives are called from one thread at a time (docs/configuration.md), so no lock.
+  static std::unordered_map<ChoiceKey, const Algorithm*, ChoiceKeyHash> choices;
+  constexpr std::size_t capacity = 256;
+  const ChoiceKey key{collective,
+                      facts.size,
+                      facts.variable ? 0 : facts.bytes,
+                      facts.variable ? 0 : facts.elements,
+                      facts.segments,
+                      facts.commutative,
+                      facts.variable,
+                      facts.canonical,
+                      facts.output_varies,
+                      config().cost_parameters};
+  if (const auto found = choices.find(key); found != choices.end()) {
+    return found->second;
+  }
+  if (choices.size() >= capacity) {
+    choices.clear();
+  }
+  const Algorithm* choice = cheapest(function, collective, facts);
+  choices.emplace(key, choice);
+  return choice;
+}
+
+constexpr std::string_view cost_model_reason = "lowest predicted time (cost model)";
 
 struct Selected {
   const Algorithm* algorithm = nullptr;
   std::string_view reason;  // a literal: selection allocates nothing on the way to a collective
+  bool by_cost_model = false;
 };
 
-Selected select(std::string_view function, Coll collective, const CallFacts& facts, std::string_view forced) {
+using Chooser = const Algorithm* (*)(std::string_view function, Coll collective, const CallFacts& facts);
+
+// The forced algorithm, else the one `choose` picks (library_choice; explain() prices afresh
+// rather than touch the collectives' cache from whatever thread it runs on).
+Selected select(std::string_view function, Coll collective, const CallFacts& facts, std::string_view forced,
+                Chooser choose = library_choice) {
   std::string_view name = forced;
   std::string variable;  // DASH_COLL_<OP>, built only when such settings exist
   if (name.empty() && !config().forced_algorithms.empty()) {
@@ -244,24 +364,20 @@ Selected select(std::string_view function, Coll collective, const CallFacts& fac
     if (algorithm == nullptr) {
       throw invalid_argument(function, "algorithm (" + origin() + ")", name, "one of " + known_names(collective));
     }
-    if (algorithm->reorders_output && facts.variable) {
-      throw InvalidArgument(std::string(function) + ": algorithm '" + std::string(name) + "' (" + origin() +
-                            ") cannot serve this call: it reorders blocks, which variable-size collectives do "
-                            "not support");
-    }
-    if (algorithm->reorders_output && facts.canonical) {
-      throw InvalidArgument(std::string(function) + ": algorithm '" + std::string(name) + "' (" + origin() +
-                            ") cannot serve this call: it leaves the output in arrival order; set "
-                            "Options::canonical_placement = false to accept that");
-    }
-    if (const std::string why = algorithm->unfit(facts); !why.empty()) {
+    if (const std::string why = why_unfit(*algorithm, facts); !why.empty()) {
       throw InvalidArgument(std::string(function) + ": algorithm '" + std::string(name) + "' (" + origin() +
                             ") cannot serve this call: " + why);
     }
     return {algorithm, from_options ? "forced by Options::algorithm" : "forced by DASH_COLL_<OP>"};
   }
-  const auto [default_name, reason] = default_choice(collective, facts);
-  return {find(collective, default_name), reason};
+  return {choose(function, collective, facts), cost_model_reason, true};
+}
+
+// "1.23 us"
+std::string microseconds(double seconds) {
+  std::array<char, 32> text{};
+  std::snprintf(text.data(), text.size(), "%.3g us", seconds * 1e6);
+  return text.data();
 }
 
 }  // namespace
@@ -277,12 +393,55 @@ std::vector<std::string_view> algorithms(Coll collective) {
 }
 
 Choice explain(Coll collective, std::size_t bytes, const Group& group, bool commutative) {
-  const CallFacts facts{group.size(), bytes, bytes, commutative, false, true};
-  const Selected selected = select("dash::comm::explain", collective, facts, {});
-  return {std::string(selected.algorithm->name), std::string(selected.reason)};
+  const CallFacts facts{.size = group.size(), .bytes = bytes, .elements = bytes, .commutative = commutative};
+  const Selected selected = select("dash::comm::explain", collective, facts, {}, cheapest);
+  const CostParameters& parameters = config().cost_parameters;
+  Choice choice;
+  choice.algorithm = std::string(selected.algorithm->name);
+  double chosen_seconds = 0;
+  std::size_t fitting = 0;
+  for (const Algorithm& algorithm : registry()) {
+    if (algorithm.collective != collective) {
+      continue;
+    }
+    Candidate candidate;
+    candidate.algorithm = std::string(algorithm.name);
+    candidate.segments = segments_of(algorithm, facts);
+    candidate.unfit = why_no_candidate(algorithm, facts);
+    if (candidate.unfit.empty()) {
+      const Pricing pricing = price(algorithm, facts, parameters);
+      candidate.block_bytes = pricing.block_bytes;
+      candidate.terms = pricing.terms;
+      candidate.predicted_seconds = pricing.seconds;
+      ++fitting;
+    }
+    if (&algorithm == selected.algorithm) {
+      chosen_seconds = candidate.predicted_seconds;
+    }
+    choice.candidates.push_back(std::move(candidate));
+  }
+  choice.reason = selected.by_cost_model
+                      ? "lowest predicted time of the " + std::to_string(fitting) +
+                            " algorithms that can serve the call: " + microseconds(chosen_seconds) + " (cost model " +
+                            to_string(parameters) + ")"
+                      : std::string(selected.reason);
+  return choice;
 }
 
 namespace detail {
+
+std::vector<RegisteredAlgorithm> registered_algorithms(Coll collective) {
+  std::vector<RegisteredAlgorithm> found;
+  for (const Algorithm& algorithm : registry()) {
+    if (algorithm.collective == collective) {
+      auto unfit = [&algorithm](int size, bool commutative) {
+        return algorithm.unfit(CallFacts{.size = size, .commutative = commutative});
+      };
+      found.push_back({algorithm.name, algorithm.generate, algorithm.cost, algorithm.reorders_output, unfit});
+    }
+  }
+  return found;
+}
 
 namespace {
 
@@ -294,6 +453,28 @@ struct UniformArguments {
   std::uint64_t element_size;
   std::uint64_t elements;
   std::uint64_t algorithm_digest;
+  std::uint64_t grid_digest;
+};
+
+// A grid's dimensions and periodicity as one number; 0 without a grid.
+std::uint64_t grid_digest(const CartesianGrid* grid) noexcept {
+  if (grid == nullptr) {
+    return 0;
+  }
+  std::vector<std::int64_t> words;
+  for (int d = 0; d < grid->ndims(); ++d) {
+    const auto i = static_cast<std::size_t>(d);
+    words.push_back(std::int64_t{grid->dims()[i]} * 2 + (grid->periodic()[i] ? 1 : 0));
+  }
+  return detail::fnv1a_digest(words.data(), words.size() * sizeof(std::int64_t)) + 1;
+}
+
+// A plan depends on the grid's value, not on which copy of it a call passed.
+struct GridKey {
+  std::shared_ptr<const CartesianGrid> grid;
+  friend bool operator==(const GridKey& a, const GridKey& b) {
+    return a.grid == b.grid || (a.grid && b.grid && *a.grid == *b.grid);
+  }
 };
 
 }  // namespace
@@ -307,6 +488,7 @@ struct PlanKey {
   int root;
   std::uint32_t segments;
   bool commutative;
+  GridKey grid;
   friend bool operator==(const PlanKey&, const PlanKey&) = default;
 };
 
@@ -315,7 +497,8 @@ struct PlanKeyHash {
     std::size_t hash = std::hash<const void*>{}(key.algorithm);
     for (const std::size_t part : {static_cast<std::size_t>(key.size), static_cast<std::size_t>(key.rank),
                                    static_cast<std::size_t>(key.root), std::size_t{key.segments},
-                                   std::size_t{key.commutative}}) {
+                                   std::size_t{key.commutative},
+                                   static_cast<std::size_t>(grid_digest(key.grid.grid.get()))}) {
       hash = hash * 1000003u ^ part;
     }
     return hash;
@@ -325,8 +508,14 @@ struct PlanKeyHash {
 // Collectives are called from one thread at a time (docs/configuration.md), so no lock.
 std::shared_ptr<const Plan> cached_plan(const PlanKey& key, const CollectiveShape& shape) {
   static std::unordered_map<PlanKey, std::shared_ptr<const Plan>, PlanKeyHash> plans;
+  // A loop of one call shape (the common case) skips hashing.
+  static std::optional<std::pair<PlanKey, std::shared_ptr<const Plan>>> last;
+  if (last && last->first == key) {
+    return last->second;
+  }
   constexpr std::size_t capacity = 256;
   if (const auto found = plans.find(key); found != plans.end()) {
+    last.emplace(key, found->second);
     return found->second;
   }
   if (plans.size() >= capacity) {
@@ -334,6 +523,7 @@ std::shared_ptr<const Plan> cached_plan(const PlanKey& key, const CollectiveShap
   }
   auto plan = make_plan(key.algorithm->generate(shape, key.rank), shape.output_blocks(key.rank));
   plans.emplace(key, plan);
+  last.emplace(key, plan);
   return plan;
 }
 
@@ -346,8 +536,15 @@ Launched launch(const CollectiveCall& call, const Group& group, const Options& o
     }
   }
   const bool variable_sizes = call.input_sizes || call.output_sizes;
-  const CallFacts facts{p,          call.elements * call.element_size, call.elements, call.commutative,
-                        variable_sizes, options.canonical_placement};
+  const CallFacts facts{.size = p,
+                        .bytes = call.elements * call.element_size,
+                        .elements = call.elements,
+                        .commutative = call.commutative,
+                        .variable = variable_sizes,
+                        .canonical = options.canonical_placement,
+                        .output_varies = call.output_sizes != nullptr,
+                        .segments = options.segments,
+                        .grid = call.grid.get()};
   const Selected selected = select(call.function, call.collective, facts, options.algorithm);
   const Algorithm& algorithm = *selected.algorithm;
 
@@ -357,10 +554,13 @@ Launched launch(const CollectiveCall& call, const Group& group, const Options& o
   shape.root = call.root;
   shape.segments = options.segments != 0 ? options.segments : algorithm.segments(facts);
   shape.op.commutative = call.commutative;
+  shape.grid = call.grid;
 
   ExecutionSetup setup;
-  setup.plan = cached_plan(PlanKey{&algorithm, p, group.rank(), call.root, shape.segments, call.commutative}, shape);
-  if (variable_sizes && uses_scratch(*setup.plan)) {
+  setup.plan = cached_plan(
+      PlanKey{&algorithm, p, group.rank(), call.root, shape.segments, call.commutative, GridKey{call.grid}}, shape);
+  const bool scratch_fits_layout = algorithm.scratch_holds_own_blocks && !call.output_sizes;
+  if (variable_sizes && uses_scratch(*setup.plan) && !scratch_fits_layout) {
     throw InvalidArgument(std::string(call.function) + ": algorithm '" + std::string(algorithm.name) + "' (" +
                           std::string(selected.reason) +
                           ") cannot serve this call: it stages blocks in scratch space, which variable-size "
@@ -382,17 +582,19 @@ Launched launch(const CollectiveCall& call, const Group& group, const Options& o
                                        call.commutative ? 1u : 0u,
                                        call.element_size,
                                        variable_sizes ? 0 : call.elements,
-                                       detail::fnv1a_digest(options.algorithm.data(), options.algorithm.size())};
+                                       detail::fnv1a_digest(options.algorithm.data(), options.algorithm.size()),
+                                       grid_digest(call.grid.get())};
       setup.argument_check = start_uniform_check(arguments, call.function,
-                                                 "collective arguments (operation, root, count, algorithm)",
+                                                 "collective arguments (operation, root, count, algorithm, grid)",
                                                  group.comm());
     }
   }
 
   Launched launched;
   launched.layout = setup.output_layout;
-  launched.map = ArrivalMap{call.collective, call.root, shape.segments, placement_of(setup.plan)};
-  launched.execution = std::make_unique<Execution>(std::move(setup), group, group.next_tag());
+  launched.map = ArrivalMap{call.collective, call.root, shape.segments, placement_of(setup.plan), call.grid,
+                            group.rank()};
+  launched.execution = Execution(std::move(setup), group, group.next_tag());
   return launched;
 }
 

@@ -2,6 +2,15 @@
 
 namespace dash::comm {
 
+namespace {
+
+// One contribution of S blocks per neighbour slot.
+std::uint32_t neighbor_blocks(const CollectiveShape& shape) noexcept {
+  return shape.grid ? static_cast<std::uint32_t>(shape.grid->neighbor_slots()) * shape.segments : 0;
+}
+
+}  // namespace
+
 std::string_view to_string(Coll collective) noexcept {
   switch (collective) {
     case Coll::bcast:
@@ -24,6 +33,8 @@ std::string_view to_string(Coll collective) noexcept {
       return "scan";
     case Coll::exscan:
       return "exscan";
+    case Coll::neighbor_alltoall:
+      return "neighbor_alltoall";
     case Coll::barrier:
       break;
   }
@@ -42,6 +53,8 @@ std::uint32_t CollectiveShape::input_blocks(int rank) const noexcept {
       return p * segments;
     case Coll::barrier:
       return 1;
+    case Coll::neighbor_alltoall:
+      return neighbor_blocks(*this);
     default:
       return segments;
   }
@@ -59,6 +72,8 @@ std::uint32_t CollectiveShape::output_blocks(int rank) const noexcept {
       return p * segments;
     case Coll::barrier:
       return 1;
+    case Coll::neighbor_alltoall:
+      return neighbor_blocks(*this);
     default:
       return segments;
   }

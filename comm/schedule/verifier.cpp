@@ -309,7 +309,8 @@ private:
     }
   }
 
-  // The content block b of rank r's output must end with; undefined for exscan at rank 0.
+  // The content block b of rank r's output must end with; undefined where the collective leaves
+  // the output untouched (exscan at rank 0, neighbor_alltoall slots without a neighbour).
   Content expected(int r, std::uint32_t b) {
     const std::uint32_t s = shape_.segments;
     const auto p = static_cast<std::uint32_t>(shape_.size);
@@ -335,6 +336,15 @@ private:
         return {b, all_ranks(me + 1)};
       case Coll::exscan:
         return me == 0 ? Content{} : Content{b, all_ranks(me)};
+      case Coll::neighbor_alltoall: {
+        // The neighbour in slot k sent this rank its opposite slot k ^ 1.
+        const std::uint32_t slot = b / s;
+        const std::optional<int> neighbor = shape_.grid->neighbor_in_slot(r, static_cast<int>(slot));
+        if (!neighbor) {
+          return {};
+        }
+        return {(slot ^ 1u) * s + b % s, sets_.single(static_cast<std::uint32_t>(*neighbor))};
+      }
       case Coll::barrier:
         break;
     }
@@ -701,7 +711,8 @@ private:
       }
       for (std::uint32_t b = 0; b < output.size(); ++b) {
         if (!wanted[b].defined() && output[b].defined()) {
-          // e.g. exscan's rank 0: MPI leaves that output untouched, so must a schedule.
+          // e.g. exscan's rank 0 or a neighbour slot at a non-periodic edge: MPI leaves that
+          // output untouched, so must a schedule.
           fail("rank " + std::to_string(r) + " output block " + std::to_string(b) + " holds " + describe(output[b]) +
                ", but the collective leaves it untouched");
           return;
@@ -754,6 +765,11 @@ VerificationReport verify(const CollectiveShape& shape, const ScheduleOfRank& sc
   if (shape.size < 1) {
     VerificationReport report;
     report.error = "group size " + std::to_string(shape.size) + " is not positive";
+    return report;
+  }
+  if (shape.collective == Coll::neighbor_alltoall && (!shape.grid || shape.grid->size() != shape.size)) {
+    VerificationReport report;
+    report.error = "neighbor_alltoall needs a grid of " + std::to_string(shape.size) + " ranks in shape.grid";
     return report;
   }
   Simulation simulation(shape, schedule_of, options);

@@ -4,7 +4,7 @@
 # Debian 12 packages the build, the tests and the benchmark runner need.
 dash_packages=(
   g++ cmake make git python3
-  libopenmpi-dev openmpi-bin
+  libopenmpi-dev openmpi-bin libhwloc-dev pkg-config
   libgtest-dev
   nlohmann-json3-dev libcli11-dev
   gnuplot-nox

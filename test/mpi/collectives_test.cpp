@@ -2,6 +2,7 @@
 // p + 1, an odd count and a large one; every root; int, double and a struct; a non-commutative
 // operation (2x2 matrix product modulo 2^32) and minloc.
 
+#include <chrono>
 #include <cstdint>
 #include <numeric>
 #include <string>
@@ -456,15 +457,21 @@ TEST(Collectives, ScanAndExscanMatchMpi) {
 }
 
 TEST(Collectives, BarrierWaitsForTheLastRank) {
-  // The last rank enters 100 ms late; nobody may leave before it entered.
+  // The last rank enters 100 ms late; nobody may leave before it entered. The ranks run on one
+  // node and read its monotonic clock (MPI_Wtime may count from each process's own start).
+  const auto now = [] { return std::chrono::steady_clock::now().time_since_epoch().count(); };
   MPI_Barrier(world());
-  const double start = MPI_Wtime();
+  long long last_entered = now();
   if (me() == P() - 1) {
+    const double start = MPI_Wtime();
     while (MPI_Wtime() - start < 0.1) {
     }
+    last_entered = now();
   }
   dash::comm::barrier(Group::world(), forced("dissemination"));
-  EXPECT_GE(MPI_Wtime() - start, 0.09);
+  const long long left = now();
+  MPI_Bcast(&last_entered, 1, MPI_LONG_LONG, P() - 1, world());
+  EXPECT_GE(left, last_entered);
 }
 
 TEST(Collectives, ForcingAnUnknownOrUnfitAlgorithmIsAnError) {
@@ -503,12 +510,45 @@ TEST(Collectives, SizeMismatchesAreErrors) {
   EXPECT_THROW(dash::comm::bcast(in, P(), Group::world()), dash::OutOfRange);
 }
 
-TEST(Collectives, ExplainNamesAlgorithmAndReason) {
+// The library's choice is the candidate the cost model prices lowest, the first one on a tie; the
+// others are listed with their prices, the unfit ones with the reason.
+void expect_cheapest(const dash::comm::Choice& choice, Coll collective) {
+  const std::vector<std::string_view> names = dash::comm::algorithms(collective);
+  ASSERT_EQ(choice.candidates.size(), names.size());
+  const dash::comm::Candidate* cheapest = nullptr;
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    const dash::comm::Candidate& candidate = choice.candidates[i];
+    EXPECT_EQ(candidate.algorithm, names[i]);
+    if (candidate.unfit.empty() && (cheapest == nullptr || candidate.predicted_seconds < cheapest->predicted_seconds)) {
+      cheapest = &candidate;
+    }
+  }
+  ASSERT_NE(cheapest, nullptr);
+  EXPECT_EQ(choice.algorithm, cheapest->algorithm);
+  EXPECT_NE(choice.reason.find("lowest predicted time"), std::string::npos) << choice.reason;
+  EXPECT_NE(choice.reason.find("cost model alpha="), std::string::npos) << choice.reason;
+}
+
+TEST(Collectives, ExplainNamesAlgorithmReasonAndEveryCandidatesCost) {
+  // A short vector: recursive doubling has the fewest start-ups at every group size.
   const dash::comm::Choice small = dash::comm::explain(Coll::allreduce, 8, Group::world());
   EXPECT_EQ(small.algorithm, "recursive_doubling");
-  EXPECT_FALSE(small.reason.empty());
+  expect_cheapest(small, Coll::allreduce);
   const dash::comm::Choice large = dash::comm::explain(Coll::allreduce, 1 << 24, Group::world());
-  EXPECT_EQ(large.algorithm, "rabenseifner");
+  expect_cheapest(large, Coll::allreduce);
+  const dash::comm::Choice rooted = dash::comm::explain(Coll::bcast, 1 << 20, Group::world());
+  expect_cheapest(rooted, Coll::bcast);
+  // Arrival order was not allowed, so Bruck without its reorder cannot serve the call.
+  const dash::comm::Choice gathered = dash::comm::explain(Coll::allgather, 64, Group::world());
+  expect_cheapest(gathered, Coll::allgather);
+  for (const dash::comm::Candidate& candidate : gathered.candidates) {
+    if (candidate.algorithm == "bruck_noncanonical") {
+      EXPECT_NE(candidate.unfit.find("arrival order"), std::string::npos) << candidate.unfit;
+    } else if (candidate.algorithm == "ring" || candidate.algorithm == "sparbit") {
+      EXPECT_EQ(candidate.terms.blocks, P() - 1) << candidate.algorithm;  // p - 1 contributions of one block
+      EXPECT_EQ(candidate.block_bytes, 64u) << candidate.algorithm;
+    }
+  }
 }
 
 }  // namespace

@@ -81,7 +81,11 @@ class RankFailurePrinter : public ::testing::EmptyTestEventListener {
     }
     std::string text = "[rank " + std::to_string(harness_rank) + "] ";
     text += result.file_name() != nullptr ? result.file_name() : "unknown file";
-    text += ":" + std::to_string(result.line_number()) + ": Failure\n" + result.message() + "\n";
+    text += ':';
+    text += std::to_string(result.line_number());
+    text += ": Failure\n";
+    text += result.message();
+    text += '\n';
     if (current_seed) {
       text += "[rank " + std::to_string(harness_rank) + "] test seed = " +
               std::to_string(*current_seed) + "\n";

@@ -55,6 +55,44 @@ TEST(Config, RejectsMalformedThreadLevel) {
   EXPECT_THROW(dash::comm::config_from_environment(), dash::InvalidArgument);
 }
 
+TEST(Config, ProgressThreadIsASwitch) {
+  unsetenv("DASH_PROGRESS_THREAD");
+  EXPECT_FALSE(dash::comm::config_from_environment().progress_thread);
+  {
+    const ScopedEnv on("DASH_PROGRESS_THREAD", "1");
+    EXPECT_TRUE(dash::comm::config_from_environment().progress_thread);
+  }
+  const ScopedEnv bad("DASH_PROGRESS_THREAD", "yes");
+  try {
+    dash::comm::config_from_environment();
+    FAIL() << "no exception";
+  } catch (const dash::InvalidArgument& error) {
+    EXPECT_STREQ(error.what(),
+                 "dash::init: invalid argument 'environment variable DASH_PROGRESS_THREAD' = 'yes'; "
+                 "expected one of 0, 1");
+  }
+}
+
+TEST(Config, TableWindowBytesIsANumberOfAtLeastAPage) {
+  unsetenv("DASH_TABLE_WINDOW_BYTES");
+  EXPECT_EQ(dash::comm::config_from_environment().table_window_bytes, std::size_t{1} << 20);
+  {
+    const ScopedEnv set("DASH_TABLE_WINDOW_BYTES", "65536");
+    EXPECT_EQ(dash::comm::config_from_environment().table_window_bytes, 65536u);
+  }
+  for (const char* bad : {"", "12k", "-1", "100", "lots"}) {
+    const ScopedEnv set("DASH_TABLE_WINDOW_BYTES", bad);
+    try {
+      dash::comm::config_from_environment();
+      FAIL() << "no exception for '" << bad << "'";
+    } catch (const dash::InvalidArgument& error) {
+      EXPECT_EQ(std::string(error.what()), std::string("dash::init: invalid argument 'environment variable "
+                                                       "DASH_TABLE_WINDOW_BYTES' = '") +
+                                               bad + "'; expected a number of bytes >= 4096");
+    }
+  }
+}
+
 TEST(Config, ReportsUnknownDashVariables) {
   const ScopedEnv typo("DASH_LOG_LEVLE", "info");
   const std::vector<std::string> unknown = dash::comm::unknown_dash_variables();

@@ -3,32 +3,47 @@
 // "Selection never falls back silently").
 //
 // A call runs the algorithm forced by Options::algorithm, else the one named by the environment
-// variable DASH_COLL_<OP> (e.g. DASH_COLL_ALLREDUCE=ring), else the library's choice for the
-// operation, the message size, the group size and the operation's commutativity. An algorithm
-// that cannot serve a call (a non-commutative operation, a group size it does not support) is
-// never chosen for it; forcing it throws dash::InvalidArgument naming the algorithm and the
-// reason.
+// variable DASH_COLL_<OP> (e.g. DASH_COLL_ALLREDUCE=ring), else the library's choice: of the
+// operation's algorithms that can serve the call, the one the cost model (cost_model.hpp)
+// predicts fastest for the group size and the bytes per contribution; a tie goes to the one
+// listed first. An algorithm that cannot serve a call (a non-commutative operation, a group size
+// it does not support, arrival-order output the caller did not allow, scratch space a
+// variable-size call cannot use) is never chosen for it; forcing it throws dash::InvalidArgument
+// naming the algorithm and the reason.
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include <dash/comm/cost_model.hpp>
 #include <dash/comm/group.hpp>
 #include <dash/comm/schedule/collective.hpp>
 
 namespace dash::comm {
 
-// The names of the algorithms of `collective`, the default candidates first.
+// The names of the algorithms of `collective`, in the order that breaks ties of the cost model.
 std::vector<std::string_view> algorithms(Coll collective);
+
+// An algorithm of the operation as the library's choice weighs it.
+struct Candidate {
+  std::string algorithm;
+  std::string unfit;            // why it cannot serve the call; empty when it can (then it is priced)
+  std::uint32_t segments = 0;   // S: the blocks per contribution it would run with
+  std::size_t block_bytes = 0;  // bytes per block: the largest segment
+  CostTerms terms;              // its critical path and copies, in blocks
+  double predicted_seconds = 0;
+};
 
 struct Choice {
   std::string algorithm;
   std::string reason;
+  std::vector<Candidate> candidates;  // every algorithm of the operation, in the order of algorithms()
 };
 
-// The algorithm a call of `collective` with `bytes` per contribution on `group` would run, and
-// why. Local: no communication.
+// The algorithm a call of `collective` with `bytes` per contribution (of one-byte elements) on
+// `group` would run, why, and how the cost model priced each algorithm. Local: no communication.
 Choice explain(Coll collective, std::size_t bytes, const Group& group, bool commutative = true);
 
 }  // namespace dash::comm

@@ -21,7 +21,7 @@ Request<detail::element_of<Out>> iallgather(const In& in, Out&& out, const Group
                       input.size() * static_cast<std::size_t>(group.size()), "group size times the size of in");
   auto call = detail::make_call("dash::comm::allgather", Coll::allgather);
   call.elements = input.size();
-  return detail::start<T, plus>(call, input, output, nullptr, group, options);
+  return detail::start<T, detail::NoCombination>(call, input, output, nullptr, group, options);
 }
 
 template <class In, class Out>

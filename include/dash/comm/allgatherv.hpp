@@ -35,7 +35,7 @@ Request<detail::element_of<Out>> iallgatherv(const In& in, Out&& out, std::span<
   auto call = detail::make_call(function, Coll::allgather);
   call.elements = input.size();
   call.output_sizes = std::make_shared<const detail::VariableSizes>(std::vector<std::size_t>(counts.begin(), counts.end()));
-  return detail::start<T, plus>(call, input, output, nullptr, group, options);
+  return detail::start<T, detail::NoCombination>(call, input, output, nullptr, group, options);
 }
 
 template <class In, class Out>

@@ -26,7 +26,7 @@ Request<detail::element_of<Out>> ialltoall(const In& in, Out&& out, const Group&
   detail::expect_size("dash::comm::alltoall", "out", output.size(), input.size(), "the size of in");
   auto call = detail::make_call("dash::comm::alltoall", Coll::alltoall);
   call.elements = input.size() / p;
-  return detail::start<T, plus>(call, input, output, nullptr, group, options);
+  return detail::start<T, detail::NoCombination>(call, input, output, nullptr, group, options);
 }
 
 template <class In, class Out>

@@ -43,7 +43,7 @@ Request<detail::element_of<Out>> ialltoallv(const In& in, std::span<const std::s
       std::make_shared<const detail::VariableSizes>(std::vector<std::size_t>(send_counts.begin(), send_counts.end()));
   call.output_sizes = std::make_shared<const detail::VariableSizes>(
       std::vector<std::size_t>(receive_counts.begin(), receive_counts.end()));
-  return detail::start<T, plus>(call, input, output, nullptr, group, options);
+  return detail::start<T, detail::NoCombination>(call, input, output, nullptr, group, options);
 }
 
 template <class In, class Out>

@@ -8,10 +8,11 @@ namespace dash::comm {
 
 template <class T>
 struct Arrival {
-  // The rank whose contribution the block is (allgather, gather, alltoall), the root (bcast,
-  // scatter), or -1 for a combination of many ranks (reductions).
+  // The rank whose contribution the block is (allgather, gather, alltoall, neighbor_alltoall),
+  // the root (bcast, scatter), or -1 for a combination of many ranks (reductions).
   int source = -1;
-  // The segment of that contribution: 0 unless the collective was split into segments.
+  // The segment of that contribution: 0 unless the collective was split into segments. For
+  // neighbor_alltoall, the output block: the neighbour slot (times the segments, plus the segment).
   std::size_t block = 0;
   // Where the block lies in the output, and how many elements it has.
   T* data = nullptr;

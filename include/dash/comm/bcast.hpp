@@ -21,7 +21,7 @@ Request<detail::element_of<Buf>> ibcast(Buf&& buf, int root, const Group& group 
   const auto buffer = detail::mutable_view_of<T>(buf);
   auto call = detail::make_call("dash::comm::bcast", Coll::bcast, root);
   call.elements = buffer.size();
-  return detail::start<T, plus>(call, std::span<const T>(), buffer, nullptr, group, options);
+  return detail::start<T, detail::NoCombination>(call, std::span<const T>(), buffer, nullptr, group, options);
 }
 
 template <class Buf>

@@ -2,10 +2,13 @@
 // Run-time configuration read from DASH_* environment variables (docs/configuration.md lists
 // every one). A malformed value is an error, never silently replaced by a default.
 
+#include <cstddef>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
+
+#include <dash/comm/cost_model.hpp>
 
 namespace dash::comm {
 
@@ -22,8 +25,15 @@ struct Config {
   // True when DASH_THREAD_LEVEL was set: then the level is a requirement, not a wish, and
   // dash::init fails if MPI provides less.
   bool thread_level_from_environment = false;
+  // DASH_PROGRESS_THREAD=1: a background thread advances running collectives (needs MPI thread
+  // level 'multiple').
+  bool progress_thread = false;
+  // DASH_TABLE_WINDOW_BYTES: memory per process for the rows of distributed team tables.
+  std::size_t table_window_bytes = std::size_t{1} << 20;
   // DASH_COLL_<OP>=<algorithm> settings, as (variable name, algorithm) pairs.
   std::vector<std::pair<std::string, std::string>> forced_algorithms;
+  // DASH_COST_MODEL: the cost model's machine parameters, which pick the collectives' algorithms.
+  CostParameters cost_parameters;
 };
 
 // Parses the DASH_* variables of the current environment. Throws dash::InvalidArgument naming

@@ -24,7 +24,7 @@ Request<detail::element_of<Out>> igather(const In& in, Out&& out, int root, cons
   }
   auto call = detail::make_call("dash::comm::gather", Coll::gather, root);
   call.elements = input.size();
-  return detail::start<T, plus>(call, input, output, nullptr, group, options);
+  return detail::start<T, detail::NoCombination>(call, input, output, nullptr, group, options);
 }
 
 template <class In, class Out>

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include <dash/comm/arrival.hpp>
+#include <dash/comm/cartesian_grid.hpp>
 #include <dash/comm/detail/execution.hpp>
 #include <dash/comm/schedule/collective.hpp>
 
@@ -28,6 +29,9 @@ struct ArrivalMap {
   std::uint32_t segments = 1;
   // Non-canonical placement: output block i holds canonical block (*placement)[i]; null if canonical.
   std::shared_ptr<const std::vector<std::uint32_t>> placement;
+  // neighbor_alltoall: the grid and the caller's rank in it, which name the neighbour of each slot.
+  std::shared_ptr<const CartesianGrid> grid;
+  int rank = 0;
 
   std::uint32_t canonical(std::uint32_t block) const noexcept { return placement ? (*placement)[block] : block; }
 
@@ -41,9 +45,17 @@ struct ArrivalMap {
       case Coll::bcast:
       case Coll::scatter:
         return root;
+      case Coll::neighbor_alltoall:
+        return grid->neighbor_in_slot(rank, static_cast<int>(block / segments)).value_or(-1);
       default:
         return -1;
     }
+  }
+
+  // Arrival::block: the output block itself for neighbor_alltoall (its slot tells the direction,
+  // which the source alone does not when both neighbours are one rank), else the segment.
+  std::size_t block_of(std::uint32_t output_block) const noexcept {
+    return collective == Coll::neighbor_alltoall ? output_block : canonical(output_block) % segments;
   }
 };
 
@@ -55,8 +67,8 @@ public:
   // An empty request: already complete, nothing to report.
   Request() = default;
 
-  Request(std::unique_ptr<detail::Execution> execution, detail::BlockLayout layout, detail::ArrivalMap map,
-          T* output, std::shared_ptr<void> keep_alive)
+  Request(detail::Execution execution, detail::BlockLayout layout, detail::ArrivalMap map, T* output,
+          std::shared_ptr<void> keep_alive)
       : keep_alive_(std::move(keep_alive)),
         execution_(std::move(execution)),
         layout_(layout),
@@ -66,7 +78,7 @@ public:
   Request(Request&&) noexcept = default;
   Request& operator=(Request&& other) noexcept {
     if (this != &other) {
-      execution_.reset();  // complete the collective this request held
+      execution_ = detail::Execution();  // complete the collective this request held
       keep_alive_ = std::move(other.keep_alive_);
       execution_ = std::move(other.execution_);
       layout_ = other.layout_;
@@ -80,7 +92,7 @@ public:
 
   // Advances the collective; true once it is complete (then runs pending continuations).
   bool test() {
-    const bool complete = execution_ == nullptr || execution_->progress();
+    const bool complete = execution_.progress();
     if (complete) {
       run_continuations();
     }
@@ -98,7 +110,7 @@ public:
   template <class F>
   void for_each_arrival(F&& f) {
     while (true) {
-      const bool complete = execution_ == nullptr || execution_->progress();
+      const bool complete = execution_.progress();
       deliver(f);
       if (complete) {
         run_continuations();
@@ -110,7 +122,7 @@ public:
   // Calls f(Arrival<T>) for the blocks that arrived so far without waiting; true once complete.
   template <class F>
   bool test_arrivals(F&& f) {
-    const bool complete = execution_ == nullptr || execution_->progress();
+    const bool complete = execution_.progress();
     deliver(f);
     if (complete) {
       run_continuations();
@@ -122,23 +134,20 @@ public:
   template <class F>
   Request& then(F&& f) {
     continuations_.emplace_back(std::forward<F>(f));
-    if (execution_ == nullptr || execution_->done()) {
+    if (execution_.done()) {
       run_continuations();
     }
     return *this;
   }
 
-  bool done() const noexcept { return execution_ == nullptr || execution_->done(); }
+  bool done() const noexcept { return execution_.done(); }
 
 private:
   template <class F>
   void deliver(F& f) {
-    if (execution_ == nullptr) {
-      return;
-    }
-    while (const auto block = execution_->next_arrival()) {
-      f(Arrival<T>{map_.source(*block), map_.canonical(*block) % map_.segments,
-                   output_ + layout_.first_element(*block), layout_.count(*block)});
+    while (const auto block = execution_.next_arrival()) {
+      f(Arrival<T>{map_.source(*block), map_.block_of(*block), output_ + layout_.first_element(*block),
+                   layout_.count(*block)});
     }
   }
 
@@ -153,7 +162,7 @@ private:
   // Declared first, destroyed last: the operation object and staged buffers it owns must outlive
   // the execution, whose destructor completes the collective.
   std::shared_ptr<void> keep_alive_;
-  std::unique_ptr<detail::Execution> execution_;
+  detail::Execution execution_;
   detail::BlockLayout layout_;
   detail::ArrivalMap map_;
   T* output_ = nullptr;

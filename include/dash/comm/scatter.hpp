@@ -24,7 +24,7 @@ Request<detail::element_of<Out>> iscatter(const In& in, Out&& out, int root, con
   }
   auto call = detail::make_call("dash::comm::scatter", Coll::scatter, root);
   call.elements = output.size();
-  return detail::start<T, plus>(call, input, output, nullptr, group, options);
+  return detail::start<T, detail::NoCombination>(call, input, output, nullptr, group, options);
 }
 
 template <class In, class Out>

@@ -24,8 +24,8 @@
 
 namespace dash::comm::detail {
 
-// Element counts of the contributions of a variable-size collective (allgatherv, alltoallv),
-// with their offsets in the packed buffer (exclusive prefix sums).
+// Element counts of the contributions of a variable-size collective (allgatherv, alltoallv,
+// reduce_scatter), with their offsets in the packed buffer (exclusive prefix sums).
 struct VariableSizes {
   std::vector<std::size_t> counts;
   std::vector<std::size_t> offsets;
@@ -52,7 +52,12 @@ struct BlockLayout {
   std::size_t contribution_elements(std::size_t contribution) const noexcept {
     return variable ? variable->counts[contribution] : elements;
   }
+  // Uniform, unsegmented layouts (most calls) need no division.
+  bool is_simple() const noexcept { return segments == 1 && !variable; }
   std::size_t first_element(std::uint32_t block) const noexcept {
+    if (is_simple()) {
+      return block * elements;
+    }
     const std::size_t contribution = block / segments;
     const std::size_t segment = block % segments;
     const std::size_t n = contribution_elements(contribution);
@@ -60,6 +65,9 @@ struct BlockLayout {
     return base + segment * n / segments;
   }
   std::size_t count(std::uint32_t block) const noexcept {
+    if (is_simple()) {
+      return elements;
+    }
     const std::size_t segment = block % segments;
     const std::size_t n = contribution_elements(block / segments);
     return (segment + 1) * n / segments - segment * n / segments;
@@ -101,7 +109,8 @@ struct ExecutionSetup {
   const std::byte* input = nullptr;
   std::byte* output = nullptr;
   BlockLayout input_layout;
-  BlockLayout output_layout;  // also the scratch layout (variable-size calls use no scratch)
+  // Also the scratch layout: variable-size calls stage only the rank's own blocks of a uniform output.
+  BlockLayout output_layout;
   Reduction reduction;
   // Output blocks that hold their final value before anything runs (a broadcast root's data).
   bool output_ready_at_start = false;
@@ -111,16 +120,22 @@ struct ExecutionSetup {
   std::unique_ptr<PendingUniformCheck> argument_check;
 };
 
+// A running schedule. A movable handle; an empty (default-constructed or moved-from) handle
+// stands for a finished collective with nothing to report.
 class Execution {
 public:
+  Execution() noexcept;
   // Starts the schedule on `group` with message tag `tag`.
   Execution(ExecutionSetup setup, const Group& group, int tag);
   // Completes outstanding communication (blocking): a schedule is never abandoned half-way.
   ~Execution();
+  Execution(Execution&& other) noexcept;
+  Execution& operator=(Execution&& other) noexcept;
   Execution(const Execution&) = delete;
   Execution& operator=(const Execution&) = delete;
 
-  // Advances communication without blocking; true once every action completed.
+  // Advances communication without blocking; true once every action completed. Rethrows an
+  // error the progress thread met.
   bool progress();
   bool done() const noexcept;
   // The next output block that holds its final value, in the order they became final.

@@ -7,6 +7,7 @@
 #include <memory>
 #include <string_view>
 
+#include <dash/comm/cartesian_grid.hpp>
 #include <dash/comm/detail/execution.hpp>
 #include <dash/comm/group.hpp>
 #include <dash/comm/options.hpp>
@@ -21,11 +22,13 @@ struct CollectiveCall {
   int root = 0;
   bool commutative = true;
   std::size_t element_size = 1;
-  std::size_t elements = 0;  // per contribution (input contributions, for variable-size calls)
-  // Variable-size calls (allgatherv, alltoallv): the counts of the input's and the output's
-  // contributions; null for uniform contributions of `elements`.
+  std::size_t elements = 0;  // per contribution of the buffers whose contributions do not vary in size
+  // Variable-size calls (allgatherv, alltoallv, reduce_scatter): the counts of the input's and the
+  // output's contributions; null for uniform contributions of `elements`.
   std::shared_ptr<const VariableSizes> input_sizes;
   std::shared_ptr<const VariableSizes> output_sizes;
+  // neighbor_alltoall: the process grid over the group.
+  std::shared_ptr<const CartesianGrid> grid;
   const std::byte* input = nullptr;
   std::byte* output = nullptr;
   Reduction reduction;
@@ -41,7 +44,7 @@ inline CollectiveCall make_call(std::string_view function, Coll collective, int 
 }
 
 struct Launched {
-  std::unique_ptr<Execution> execution;
+  Execution execution;
   BlockLayout layout;
   ArrivalMap map;
 };

@@ -68,26 +68,51 @@ void combine_elements(const void* op, const std::byte* incoming, std::byte* targ
 }
 
 // Owns what a running collective needs beyond the caller's buffers: the operation object and,
-// for overlapping input and output, a copy of the input. One allocation per call.
+// for overlapping input and output, a copy of the input. One allocation per call that needs it.
 template <class Op>
 struct KeepAlive {
   std::optional<Op> op;  // empty for collectives that combine nothing
   std::vector<std::byte> input_copy;
 };
 
+// Stateless operations (dash::plus and friends) need no per-call copy: every instance is alike.
+template <class Op>
+constexpr bool shares_one_instance = std::is_empty_v<Op> && std::is_default_constructible_v<Op>;
+
+template <class Op>
+  requires shares_one_instance<Op>
+const Op& shared_instance() {
+  static const Op instance{};
+  return instance;
+}
+
+// The operation of collectives that combine nothing (neighbor_alltoall, ...): unlike dash::plus,
+// it asks nothing of the element type, so any trivially copyable struct can travel.
+struct NoCombination {};
+
 // Starts `call`; `input` may overlap `output` (it is then copied first, as MPI_IN_PLACE would).
 template <class T, class Op>
 Request<T> start(CollectiveCall call, std::span<const T> input, std::span<T> output, const Op* op,
                  const Group& group, const Options& options) {
-  auto keep = std::make_shared<KeepAlive<Op>>();
-  if (op != nullptr) {
-    keep->op.emplace(*op);
-    call.reduction = Reduction{&combine_elements<T, Op>, &*keep->op};
-  }
   const auto* in_begin = reinterpret_cast<const std::byte*>(input.data());
   const auto* out_begin = reinterpret_cast<const std::byte*>(output.data());
   const bool overlap = !input.empty() && !output.empty() && in_begin < out_begin + output.size_bytes() &&
                        out_begin < in_begin + input.size_bytes();
+  std::shared_ptr<KeepAlive<Op>> keep;
+  if (overlap || (op != nullptr && !shares_one_instance<Op>)) {
+    keep = std::make_shared<KeepAlive<Op>>();
+  }
+  if constexpr (!std::is_same_v<Op, NoCombination>) {
+    if (op != nullptr) {
+      const Op* kept = nullptr;
+      if constexpr (shares_one_instance<Op>) {
+        kept = &shared_instance<Op>();
+      } else {
+        kept = &keep->op.emplace(*op);
+      }
+      call.reduction = Reduction{&combine_elements<T, Op>, kept};
+    }
+  }
   if (overlap) {
     keep->input_copy.assign(in_begin, in_begin + input.size_bytes());
     call.input = keep->input_copy.data();

@@ -18,6 +18,13 @@
 //   scan              S              S               the combination of block b of ranks 0..r
 //   exscan            S              S               ... of ranks 0..r-1 (rank 0: undefined)
 //   barrier           1 (empty)      1 (empty)       has heard from every rank
+//   neighbor_alltoall 2*D*S          2*D*S           block (k^1)*S + b%S of the neighbour in slot
+//                                                    k = b/S (none at a non-periodic edge: untouched)
+//
+// neighbor_alltoall runs on a Cartesian grid of D dimensions (shape.grid, cartesian_grid.hpp):
+// slot 2d is the neighbour one step down dimension d, slot 2d+1 the one a step up. Input slot k
+// goes to the neighbour in slot k, which keeps it in its opposite slot k^1, as in
+// MPI_Neighbor_alltoall.
 //
 // Combinations keep rank order (lower ranks on the left) unless the operation is commutative.
 //
@@ -27,7 +34,10 @@
 // block may only ever hold data of its own segment (the verifier checks this).
 
 #include <cstdint>
+#include <memory>
 #include <string_view>
+
+#include <dash/comm/cartesian_grid.hpp>
 
 namespace dash::comm {
 
@@ -43,6 +53,7 @@ enum class Coll : std::uint8_t {
   scan,
   exscan,
   barrier,
+  neighbor_alltoall,
 };
 
 std::string_view to_string(Coll collective) noexcept;
@@ -60,6 +71,9 @@ struct CollectiveShape {
   int root = 0;              // rooted collectives only
   std::uint32_t segments = 1;// S
   OpTraits op;
+  // neighbor_alltoall only: the process grid (grid->size() == size). Shared, so that copying a
+  // shape stays cheap.
+  std::shared_ptr<const CartesianGrid> grid;
 
   bool is_rooted() const noexcept {
     return collective == Coll::bcast || collective == Coll::reduce || collective == Coll::gather ||

@@ -12,7 +12,9 @@
 // - combinations never count a contribution twice (unless the operation is idempotent), and keep
 //   rank order for non-commutative operations;
 // - every output block ends with exactly the expected content, in canonical order unless the
-//   caller allows non-canonical placement (then the output is a permutation of it).
+//   caller allows non-canonical placement (then the output is a permutation of it); blocks the
+//   collective leaves untouched (exscan's rank 0, neighbour slots at a non-periodic edge) are
+//   never written.
 //
 // It also measures the schedules: rounds, messages and blocks per rank, and the critical path
 // under the α-β-γ model, one unit vector at a time (start-ups, blocks transferred, blocks

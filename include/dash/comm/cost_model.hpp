@@ -1,0 +1,60 @@
+#pragma once
+// The α-β-γ cost model (DESIGN.md §2 "Schedules are data": the third consumer of a schedule).
+// A collective's cost is counted in units along its critical path, as the schedule verifier
+// measures it (schedule/verifier.hpp): message start-ups, blocks on the wire and blocks combined,
+// plus the blocks the busiest rank copies locally. Four machine parameters turn the units into
+// seconds; selection (algorithms.hpp) runs the algorithm with the lowest prediction.
+//
+// The model is flat (seed 000 §2.3 model "C", seed 001 §1): no topology, no congestion, and the
+// actions of one round overlap, so a round that sends to every peer at once costs one start-up.
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+namespace dash::comm {
+
+// Seconds per unit, all >= 0. The defaults are calibrated for Open MPI 4.1 over shared memory on
+// the 2-core development machine (bench-results/results.json of scripts/demo, P = 2, medians):
+// - alpha: one more start-up on the critical path. allreduce of 8 B takes 0.80 us with one
+//   message (recursive_doubling) and 1.3 us with two (rabenseifner, ring): 0.5 us.
+// - beta: broadcast (binomial) of 256 KiB takes 21 us, of 4 MiB 336 us: 8e-11 s/B (12.5 GB/s).
+// - gamma: allreduce of 4 MiB takes 3.45 ms when every rank combines the whole vector
+//   (recursive_doubling) and 2.68 ms when it combines half of it (rabenseifner): 0.77 ms for
+//   2 MiB less, less one start-up: 3.7e-10 s/B; 256 KiB gives 1.9e-10; 3e-10 s/B.
+// - delta: allgather of 4 MiB takes 0.64 ms without staging (ring) and 2.42 ms with Bruck's
+//   scratch copy and reorder (8 MiB more copied): 2.1e-10 s/B; alltoall (Bruck, 16 MiB more):
+//   2.0e-10 s/B; 2e-10 s/B.
+// DASH_COST_MODEL (docs/configuration.md) overrides any of them.
+struct CostParameters {
+  double alpha = 5e-7;   // per message start-up
+  double beta = 8e-11;   // per byte on the wire
+  double gamma = 3e-10;  // per byte combined by the reduction operation
+  double delta = 2e-10;  // per byte copied locally (staging, Bruck's reorder)
+
+  friend bool operator==(const CostParameters&, const CostParameters&) = default;
+};
+
+// A collective's cost in units of one block (a contribution's bytes / segments).
+struct CostTerms {
+  double startups = 0;        // message start-ups along the critical path
+  double blocks = 0;          // blocks on the wire along the critical path
+  double reduced_blocks = 0;  // blocks combined along the critical path
+  double copied_blocks = 0;   // blocks the busiest rank copies locally
+};
+
+// alpha * startups + (beta * blocks + gamma * reduced_blocks + delta * copied_blocks) * block_bytes.
+double predicted_seconds(const CostTerms& terms, std::size_t block_bytes, const CostParameters& parameters) noexcept;
+
+// Parses "alpha=5e-7,beta=8e-11,gamma=3e-10,delta=2e-10": comma-separated assignments of any of
+// the four parameters, in any order, each at most once, to a finite number >= 0 (seconds per
+// unit); the others keep their defaults. Throws dash::InvalidArgument naming `function`,
+// `argument`, the text and the expected format otherwise.
+CostParameters parse_cost_parameters(std::string_view text,
+                                     std::string_view function = "dash::comm::parse_cost_parameters",
+                                     std::string_view argument = "text");
+
+// "alpha=5e-07,beta=8e-11,gamma=3e-10,delta=2e-10": what parse_cost_parameters reads back.
+std::string to_string(const CostParameters& parameters);
+
+}  // namespace dash::comm
