@@ -10,6 +10,7 @@
 #include <dash/comm/arrival.hpp>
 #include <dash/comm/barrier.hpp>
 #include <dash/comm/bcast.hpp>
+#include <dash/comm/cartesian_grid.hpp>
 #include <dash/comm/check.hpp>
 #include <dash/comm/config.hpp>
 #include <dash/comm/environment.hpp>
@@ -20,12 +21,16 @@
 #include <dash/comm/log.hpp>
 #include <dash/comm/message_count.hpp>
 #include <dash/comm/mpi_call.hpp>
+#include <dash/comm/neighbor_alltoall.hpp>
 #include <dash/comm/ops.hpp>
 #include <dash/comm/options.hpp>
 #include <dash/comm/packed.hpp>
 #include <dash/comm/reduce.hpp>
 #include <dash/comm/reduce_scatter.hpp>
+#include <dash/comm/reduce_scatter_block.hpp>
 #include <dash/comm/request.hpp>
 #include <dash/comm/scan.hpp>
 #include <dash/comm/scatter.hpp>
 #include <dash/comm/uniform_check.hpp>
+#include <dash/core/split_algorithm.hpp>
+#include <dash/core/team.hpp>

@@ -1,0 +1,436 @@
+#include <algorithm>
+#include <array>
+#include <functional>
+#include <bit>
+#include <iterator>
+#include <utility>
+
+#include <mpi.h>
+
+#include <dash/comm/allgather.hpp>
+#include <dash/comm/allgatherv.hpp>
+#include <dash/comm/alltoallv.hpp>
+#include <dash/comm/detail/table_window.hpp>
+#include <dash/comm/scan.hpp>
+#include <dash/comm/message_count.hpp>
+#include <dash/comm/mpi_call.hpp>
+#include <dash/core/detail/parallel_sort.hpp>
+#include <dash/core/detail/split_service.hpp>
+
+namespace dash::detail {
+
+namespace {
+
+constexpr const char* service = "dash::Team::split_by";
+
+void send_records(const std::vector<SplitRecord>& records, int peer, int tag, MPI_Comm comm) {
+  const auto count = static_cast<unsigned long long>(records.size());
+  comm::check_mpi(MPI_Send(&count, 1, MPI_UNSIGNED_LONG_LONG, peer, tag, comm), "dash::Team split: MPI_Send");
+  const comm::MessageCount bytes(records.size() * sizeof(SplitRecord), MPI_BYTE, service);
+  comm::check_mpi(MPI_Send(records.data(), bytes.count(), bytes.type(), peer, tag, comm),
+                  "dash::Team split: MPI_Send");
+}
+
+std::vector<SplitRecord> receive_records(int peer, int tag, MPI_Comm comm) {
+  unsigned long long count = 0;
+  comm::check_mpi(MPI_Recv(&count, 1, MPI_UNSIGNED_LONG_LONG, peer, tag, comm, MPI_STATUS_IGNORE),
+                  "dash::Team split: MPI_Recv");
+  std::vector<SplitRecord> records(count);
+  const comm::MessageCount bytes(records.size() * sizeof(SplitRecord), MPI_BYTE, service);
+  comm::check_mpi(MPI_Recv(records.data(), bytes.count(), bytes.type(), peer, tag, comm, MPI_STATUS_IGNORE),
+                  "dash::Team split: MPI_Recv");
+  return records;
+}
+
+// Sends `mine` to `peer` and receives its records in one step (both sides call this).
+std::vector<SplitRecord> exchange_records(const std::vector<SplitRecord>& mine, int peer, int tag, MPI_Comm comm) {
+  const auto count = static_cast<unsigned long long>(mine.size());
+  unsigned long long incoming = 0;
+  comm::check_mpi(MPI_Sendrecv(&count, 1, MPI_UNSIGNED_LONG_LONG, peer, tag, &incoming, 1, MPI_UNSIGNED_LONG_LONG,
+                               peer, tag, comm, MPI_STATUS_IGNORE),
+                  "dash::Team split: MPI_Sendrecv");
+  std::vector<SplitRecord> theirs(incoming);
+  const comm::MessageCount out(mine.size() * sizeof(SplitRecord), MPI_BYTE, service);
+  const comm::MessageCount in(theirs.size() * sizeof(SplitRecord), MPI_BYTE, service);
+  comm::check_mpi(MPI_Sendrecv(mine.data(), out.count(), out.type(), peer, tag, theirs.data(), in.count(), in.type(),
+                               peer, tag, comm, MPI_STATUS_IGNORE),
+                  "dash::Team split: MPI_Sendrecv");
+  return theirs;
+}
+
+std::vector<SplitRecord> merged(const std::vector<SplitRecord>& a, const std::vector<SplitRecord>& b) {
+  std::vector<SplitRecord> result;
+  result.reserve(a.size() + b.size());
+  std::merge(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(result));
+  return result;
+}
+
+}  // namespace
+
+namespace {
+
+// Ranks of one sort group: members j, j + stride, j + 2 stride, ... of the parent.
+class SortGroupRanks final : public comm::RankMap {
+public:
+  SortGroupRanks(comm::Group parent, int first, int stride) : parent_(std::move(parent)), first_(first), stride_(stride) {}
+  int to_base(int rank) const override { return parent_.base_rank(first_ + rank * stride_); }
+
+private:
+  comm::Group parent_;
+  int first_;
+  int stride_;
+};
+
+// The power of two m <= n over which recursive doubling runs; members m .. n-1 fold into 0 .. n-m-1.
+int doubling_size(int n) { return static_cast<int>(std::bit_floor(static_cast<unsigned>(n))); }
+
+// Phase A of the service: `stages` recursive-doubling steps with a merge after each, over the
+// first m members (the others first hand their record to member rank - m). Returns the sorted
+// records of the caller's 2^stages block; a folded member gets nothing here.
+std::vector<SplitRecord> collect_block(const comm::Group& group, const SplitRecord& mine, int stages, int tag) {
+  const int n = group.size();
+  const int rank = group.rank();
+  const MPI_Comm comm = group.comm();
+  const int m = doubling_size(n);
+  std::vector<SplitRecord> table{mine};
+  if (rank >= m) {
+    send_records(table, group.base_rank(rank - m), tag, comm);
+    return {};
+  }
+  if (rank + m < n) {
+    table = merged(table, receive_records(group.base_rank(rank + m), tag, comm));
+  }
+  for (int stage = 0; stage < stages; ++stage) {
+    const int partner = group.base_rank(rank ^ (1 << stage));
+    table = merged(table, exchange_records(table, partner, tag, comm));
+  }
+  return table;
+}
+
+// Hands the finished table to the member folded into the caller, or receives it as that member.
+std::vector<SplitRecord> share_with_folded(const comm::Group& group, std::vector<SplitRecord> table, int tag) {
+  const int n = group.size();
+  const int rank = group.rank();
+  const int m = doubling_size(n);
+  if (rank >= m) {
+    return receive_records(group.base_rank(rank - m), tag, group.comm());
+  }
+  if (rank + m < n) {
+    send_records(table, group.base_rank(rank + m), tag, group.comm());
+  }
+  return table;
+}
+
+int log2_of(int power_of_two) { return std::countr_zero(static_cast<unsigned>(power_of_two)); }
+
+// Sack's variant with full tables: phase A stops lg(n/p) steps early; the members with equal low
+// bits then hold the p distinct blocks and sort them together (every such group redundantly, so
+// each ends with the whole table), and an allgather of the sorted slices gives every sorter the
+// table.
+std::vector<SplitRecord> parallel_sort_table(const comm::Group& parent, const SplitRecord& mine, int sorters,
+                                             comm::TagSpace scratch_tags, std::size_t& peak_rows) {
+  const int m = doubling_size(parent.size());
+  const int p = std::clamp(sorters, 1, m);
+  const int stages = log2_of(m / p);
+  const int tag = parent.next_tag();
+  std::vector<SplitRecord> block = collect_block(parent, mine, stages, tag);
+  std::vector<SplitRecord> table;
+  if (parent.rank() < m) {
+    const int stride = 1 << stages;
+    const comm::Group sorters_group(p, parent.rank() >> stages,
+                                    std::make_shared<SortGroupRanks>(parent, parent.rank() & (stride - 1), stride),
+                                    scratch_tags);
+    peak_rows = block.size();
+    SortedSlice<SplitRecord> slice = parallel_sort(std::move(block), std::less<>(), sorters_group);
+    peak_rows = std::max(peak_rows, slice.elements.size());
+    table = comm::allgatherv(slice.elements, sorters_group).data;
+  }
+  table = share_with_folded(parent, std::move(table), tag);
+  peak_rows = std::max(peak_rows, table.size());
+  return table;
+}
+
+
+// Color runs at the ends of a sorter's slice, combined along the sorters by a scan: the color of
+// the last run and where that run starts (reading forward) or ends (reading backward).
+struct RunEdges {
+  int first_color;
+  int last_color;
+  std::uint64_t last_run_edge;
+  std::uint64_t uniform;  // the slice is one run
+};
+
+RunEdges combine_runs(const RunEdges& earlier, const RunEdges& later) {
+  const bool continues = later.uniform != 0 && later.first_color == earlier.last_color;
+  return {earlier.first_color, later.last_color, continues ? earlier.last_run_edge : later.last_run_edge,
+          earlier.uniform != 0 && later.uniform != 0 && earlier.last_color == later.first_color ? 1u : 0u};
+}
+
+// What a sorter tells a member about its new team.
+struct Answer {
+  int owner;  // parent rank
+  int color;
+  int rank;
+  int size;
+  std::uint64_t first_position;
+};
+
+// The reverse half of a row on its way to the sorter that holds it.
+struct AddressedReverseRow {
+  int parent_rank;
+  int color;
+  int rank;
+};
+
+// Sort groups read their ranks in reverse through this map (for the backward scan).
+class ReversedRanks final : public comm::RankMap {
+public:
+  ReversedRanks(comm::Group group) : group_(std::move(group)) {}
+  int to_base(int rank) const override { return group_.base_rank(group_.size() - 1 - rank); }
+
+private:
+  comm::Group group_;
+};
+
+template <class T>
+void send_values(const std::vector<T>& values, int peer, int tag, MPI_Comm comm) {
+  const comm::MessageCount bytes(values.size() * sizeof(T), MPI_BYTE, service);
+  comm::check_mpi(MPI_Send(values.data(), bytes.count(), bytes.type(), peer, tag, comm), "dash::Team split: MPI_Send");
+}
+
+template <class T>
+std::vector<T> receive_values(std::size_t count, int peer, int tag, MPI_Comm comm) {
+  std::vector<T> values(count);
+  const comm::MessageCount bytes(count * sizeof(T), MPI_BYTE, service);
+  comm::check_mpi(MPI_Recv(values.data(), bytes.count(), bytes.type(), peer, tag, comm, MPI_STATUS_IGNORE),
+                  "dash::Team split: MPI_Recv");
+  return values;
+}
+
+// Sends values[k] to member k of `group` (any number each); returns what arrived, by source.
+template <class T>
+std::vector<T> exchange_by_destination(const std::vector<std::vector<T>>& outgoing, const comm::Group& group) {
+  const auto p = static_cast<std::size_t>(group.size());
+  std::vector<std::size_t> send_counts(p);
+  std::vector<T> packed;
+  for (std::size_t k = 0; k < p; ++k) {
+    send_counts[k] = outgoing[k].size();
+    packed.insert(packed.end(), outgoing[k].begin(), outgoing[k].end());
+  }
+  return comm::alltoallv(packed, std::span<const std::size_t>(send_counts), group).data;
+}
+
+// Sack's technique 3: the sorted table stays distributed over each sort group.
+SplitResult parallel_sort_distributed(const comm::Group& parent, std::shared_ptr<const TeamRanks> parent_ranks,
+                                      const SplitRecord& mine, int sorters, comm::TagSpace scratch_tags) {
+  const int n = parent.size();
+  const int m = doubling_size(n);
+  const int p = std::clamp(sorters, 1, m);
+  const int stages = log2_of(m / p);
+  const int stride = 1 << stages;
+  const int tag = parent.next_tag();
+  const MPI_Comm comm = parent.comm();
+  std::vector<SplitRecord> block = collect_block(parent, mine, stages, tag);
+  // The member whose sort group serves the caller: itself, or the member it folded into.
+  const int server = parent.rank() < m ? parent.rank() : parent.rank() - m;
+  auto table = std::make_shared<SplitTable>();
+  table->records = static_cast<std::uint64_t>(n);
+  table->sorters = p;
+  table->group_first = server & (stride - 1);
+  table->stride = stride;
+  table->parent_ranks = std::move(parent_ranks);
+  SplitResult result;
+  std::vector<Answer> answers;
+  if (parent.rank() < m) {
+    // Two halves of the scratch tags: the forward and the backward group run one after another,
+    // and their sequences must not meet.
+    const comm::TagSpace forward_tags{scratch_tags.first, scratch_tags.count / 2};
+    const comm::TagSpace backward_tags{scratch_tags.first + scratch_tags.count / 2, scratch_tags.count / 2};
+    const int index = parent.rank() >> stages;
+    const comm::Group group(p, index, std::make_shared<SortGroupRanks>(parent, table->group_first, stride),
+                            forward_tags);
+    const comm::Group backward(p, p - 1 - index, std::make_shared<ReversedRanks>(group), backward_tags);
+    result.peak_rows = block.size();
+    SortedSlice<SplitRecord> sorted = parallel_sort(std::move(block), std::less<>(), group);
+    const std::vector<SplitRecord>& slice = sorted.elements;
+    const std::uint64_t first = sorted.global_first;
+    result.peak_rows = std::max(result.peak_rows, slice.size());
+
+    // Phase C: where the runs of the slice's end colors start and end globally.
+    const auto run_end_in_slice = [&](std::size_t at) {
+      std::size_t end = at;
+      while (end < slice.size() && slice[end].color == slice[at].color) {
+        ++end;
+      }
+      return end;
+    };
+    std::size_t last_run_begin = slice.size() - 1;
+    while (last_run_begin > 0 && slice[last_run_begin - 1].color == slice.back().color) {
+      --last_run_begin;
+    }
+    const std::uint64_t uniform = slice.front().color == slice.back().color ? 1u : 0u;
+    const RunEdges forward{slice.front().color, slice.back().color, first + last_run_begin, uniform};
+    const RunEdges backward_edges{slice.back().color, slice.front().color, first + run_end_in_slice(0), uniform};
+    const auto op = comm::non_commutative(combine_runs);
+    std::vector<RunEdges> before(1);
+    std::vector<RunEdges> after(1);
+    comm::exscan(std::span<const RunEdges>(&forward, 1), before, op, group);
+    comm::exscan(std::span<const RunEdges>(&backward_edges, 1), after, op, backward);
+    const std::uint64_t first_run_start =
+        index > 0 && before[0].last_color == slice.front().color ? before[0].last_run_edge : first;
+    const std::uint64_t last_run_end =
+        index < p - 1 && after[0].last_color == slice.back().color ? after[0].last_run_edge : first + slice.size();
+
+    // Answers for the members this group serves, and reverse rows to the sorters holding them.
+    std::vector<std::vector<Answer>> to_members(static_cast<std::size_t>(p));
+    std::vector<std::vector<AddressedReverseRow>> to_row_holders(static_cast<std::size_t>(p));
+    const BalancedSlice rows = balanced_slice(table->records, p, index);  // = the slice's positions
+    table->own_rows = std::make_unique<TableRows>(TableSpace::current(), rows.count * sizeof(TableRow), service);
+    const auto window = comm::detail::TableWindow::current();
+    auto* own_rows = reinterpret_cast<TableRow*>(window.local().data() + table->own_rows->offset());
+    for (std::size_t at = 0; at < slice.size();) {
+      const std::size_t end = run_end_in_slice(at);
+      const std::uint64_t run_start = at == 0 ? first_run_start : first + at;
+      const std::uint64_t run_end = end == slice.size() ? last_run_end : first + end;
+      for (std::size_t i = at; i < end; ++i) {
+        const SplitRecord& record = slice[i];
+        own_rows[i].base_rank = record.base_rank;
+        const int rank = record.color < 0 ? -1 : static_cast<int>(first + i - run_start);
+        const int holder = balanced_owner(table->records, p, static_cast<std::uint64_t>(record.parent_rank));
+        to_row_holders[static_cast<std::size_t>(holder)].push_back({record.parent_rank, record.color, rank});
+        const int served_by = record.parent_rank < m ? record.parent_rank : record.parent_rank - m;
+        if (record.color >= 0 && (served_by & (stride - 1)) == table->group_first) {
+          to_members[static_cast<std::size_t>(served_by >> stages)].push_back(
+              Answer{record.parent_rank, record.color, rank, static_cast<int>(run_end - run_start), run_start});
+        }
+      }
+      at = end;
+    }
+    answers = exchange_by_destination(to_members, group);
+    for (const AddressedReverseRow& reverse : exchange_by_destination(to_row_holders, group)) {
+      TableRow& row = own_rows[static_cast<std::uint64_t>(reverse.parent_rank) - rows.first];
+      row.color = reverse.color;
+      row.rank = reverse.rank;
+    }
+    window.publish();
+    const std::uint64_t offset = table->own_rows->offset();
+    table->offsets.resize(static_cast<std::size_t>(p));
+    comm::allgather(std::span<const std::uint64_t>(&offset, 1), table->offsets, group);
+    result.peak_rows = std::max(result.peak_rows, slice.size() + rows.count);
+    // The member folded into the caller learns its answer and where the rows are.
+    if (parent.rank() + m < n) {
+      const int folded = parent.rank() + m;
+      std::vector<Answer> its_answer;
+      std::copy_if(answers.begin(), answers.end(), std::back_inserter(its_answer),
+                   [&](const Answer& answer) { return answer.owner == folded; });
+      const int peer = parent.base_rank(folded);
+      send_values(std::vector<std::uint64_t>{its_answer.size()}, peer, tag, comm);
+      send_values(its_answer, peer, tag, comm);
+      send_values(table->offsets, peer, tag, comm);
+    }
+  } else {
+    const int peer = parent.base_rank(server);
+    const std::size_t count = receive_values<std::uint64_t>(1, peer, tag, comm)[0];
+    answers = receive_values<Answer>(count, peer, tag, comm);
+    table->offsets = receive_values<std::uint64_t>(static_cast<std::size_t>(p), peer, tag, comm);
+  }
+  result.retained = table;
+  const auto own = std::find_if(answers.begin(), answers.end(),
+                                [&](const Answer& answer) { return answer.owner == parent.rank(); });
+  if (mine.color < 0 || own == answers.end()) {
+    return result;
+  }
+  result.member = true;
+  result.rank = own->rank;
+  result.size = own->size;
+  result.ranks = std::make_shared<DistributedTableRanks>(table, own->first_position, own->size, own->color);
+  return result;
+}
+}  // namespace
+
+std::vector<SplitRecord> collect_sorted(const comm::Group& group, const SplitRecord& mine) {
+  const int tag = group.next_tag();
+  std::vector<SplitRecord> table = collect_block(group, mine, log2_of(doubling_size(group.size())), tag);
+  return share_with_folded(group, std::move(table), tag);
+}
+
+// Up to this many members a full table (16 bytes a row while splitting, 4 after) costs less
+// than the sort's extra collectives; beyond, the distributed table keeps memory at O(n/p).
+constexpr int automatic_full_table_limit = 1024;
+
+int default_sorters(int group_size) noexcept {
+  // Sack's best p grows with n (32 to 64 sorters for 8M to 128M processes); small teams use a
+  // few, so that phase A does most of the work.
+  const int m = doubling_size(std::max(group_size, 1));
+  return std::clamp(doubling_size(std::max(m / 16, 1)), 1, 64);
+}
+
+SplitResult split_service(const comm::Group& parent, std::shared_ptr<const TeamRanks> parent_ranks, int color,
+                          int key, const SplitOptions& options, comm::TagSpace scratch_tags) {
+  const SplitRecord mine{color < 0 ? -1 : color, key, parent.rank(), parent.base_rank(parent.rank())};
+  std::vector<SplitRecord> table;
+  SplitResult result;
+  const int sorters = options.sorters > 0 ? options.sorters : default_sorters(parent.size());
+  switch (options.algorithm) {
+    case SplitAlgorithm::conventional:
+      table.resize(static_cast<std::size_t>(parent.size()));
+      comm::allgather(std::span<const SplitRecord>(&mine, 1), table, parent);
+      std::sort(table.begin(), table.end());
+      break;
+    case SplitAlgorithm::automatic:
+      if (parent.size() > automatic_full_table_limit) {
+        return parallel_sort_distributed(parent, std::move(parent_ranks), mine, sorters, scratch_tags);
+      }
+      table = collect_sorted(parent, mine);
+      break;
+    case SplitAlgorithm::merge_per_step:
+      table = collect_sorted(parent, mine);
+      break;
+    case SplitAlgorithm::parallel_sort_full_table:
+      table = parallel_sort_table(parent, mine, sorters, scratch_tags, result.peak_rows);
+      break;
+    case SplitAlgorithm::parallel_sort_distributed_table:
+      return parallel_sort_distributed(parent, std::move(parent_ranks), mine, sorters, scratch_tags);
+  }
+  result.peak_rows = std::max(result.peak_rows, table.size());
+  if (mine.color < 0) {
+    return result;
+  }
+  const auto [first, last] = std::equal_range(table.begin(), table.end(), mine, [](const auto& a, const auto& b) {
+    return a.color < b.color;
+  });
+  std::vector<int> base_of_rank;
+  base_of_rank.reserve(static_cast<std::size_t>(last - first));
+  for (auto record = first; record != last; ++record) {
+    if (record->parent_rank == mine.parent_rank) {
+      result.rank = static_cast<int>(base_of_rank.size());
+    }
+    base_of_rank.push_back(record->base_rank);
+  }
+  result.member = true;
+  result.size = static_cast<int>(base_of_rank.size());
+  result.ranks = compact_ranks(std::move(base_of_rank));
+  return result;
+}
+
+}  // namespace dash::detail
+
+namespace dash {
+
+std::string_view to_string(SplitAlgorithm algorithm) noexcept {
+  switch (algorithm) {
+    case SplitAlgorithm::automatic:
+      return "automatic";
+    case SplitAlgorithm::conventional:
+      return "conventional";
+    case SplitAlgorithm::merge_per_step:
+      return "merge_per_step";
+    case SplitAlgorithm::parallel_sort_full_table:
+      return "parallel_sort_full_table";
+    case SplitAlgorithm::parallel_sort_distributed_table:
+      return "parallel_sort_distributed_table";
+  }
+  return "?";
+}
+
+}  // namespace dash

@@ -1,0 +1,293 @@
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <string>
+#include <utility>
+
+#include <mpi.h>
+
+#include <dash/comm/allreduce.hpp>
+#include <dash/comm/barrier.hpp>
+#include <dash/comm/mpi_call.hpp>
+#include <dash/comm/environment.hpp>
+#include <dash/comm/exception.hpp>
+#include <dash/core/detail/split_service.hpp>
+#include <dash/core/detail/tag_blocks.hpp>
+#include <dash/core/team.hpp>
+
+namespace dash {
+
+struct Team::Membership {
+  int size = 0;
+  int rank = 0;
+  std::shared_ptr<const detail::TeamRanks> ranks;
+  std::shared_ptr<detail::TagBlocks> tag_blocks;
+  int tag_block = -1;
+  std::size_t peak_rows = 0;
+};
+
+Team::Team(Team* parent, Membership membership)
+    : parent_(parent),
+      depth_(parent == nullptr ? 0 : parent->depth_ + 1),
+      ranks_(std::move(membership.ranks)),
+      tag_blocks_(std::move(membership.tag_blocks)),
+      tag_block_(membership.tag_block),
+      split_peak_rows_(membership.peak_rows) {
+  // All() shares Group::world()'s state (its tag sequence), so collectives on either never collide.
+  group_ = tag_block_ < 0 ? std::make_unique<comm::Group>(comm::Group::world())
+                          : std::make_unique<comm::Group>(membership.size, membership.rank, ranks_,
+                                                          tag_blocks_->layout().space(tag_block_));
+}
+
+Team::~Team() { release(); }
+
+// Drops everything the team holds; its children become tombstones too.
+void Team::release() noexcept {
+  for (const std::unique_ptr<Team>& child : children_) {
+    child->release();
+    child->freed_ = true;
+  }
+  if (mpi_comm_ != MPI_COMM_NULL && parent_ != nullptr) {
+    int finalized = 0;
+    MPI_Finalized(&finalized);
+    if (finalized == 0) {
+      MPI_Comm_free(&mpi_comm_);
+    }
+    mpi_comm_ = MPI_COMM_NULL;
+  }
+  retained_tables_.clear();
+  group_.reset();
+  ranks_.reset();
+  if (tag_blocks_ && tag_block_ >= 0) {
+    tag_blocks_->release(tag_block_);
+  }
+  tag_blocks_.reset();
+  tag_block_ = -1;
+}
+
+std::unique_ptr<Team> Team::make_all() {
+  const int size = static_cast<int>(dash::size());
+  Membership membership;
+  membership.size = size;
+  membership.rank = dash::myid();
+  membership.ranks = std::make_shared<detail::StridedRanks>(0, 1, size);
+  return std::unique_ptr<Team>(new Team(nullptr, std::move(membership)));
+}
+
+Team& Team::All() {
+  static std::unique_ptr<Team> all;
+  static MPI_Comm built_for = MPI_COMM_NULL;
+  const MPI_Comm comm = comm::base_comm();
+  if (!all || built_for != comm) {
+    all = make_all();
+    built_for = comm;
+  }
+  return *all;
+}
+
+Team& Team::Null() {
+  static Team null;
+  return null;
+}
+
+int Team::myid() const {
+  if (freed_) {
+    require_member("dash::Team::myid");
+  }
+  return group_ ? group_->rank() : -1;
+}
+
+std::size_t Team::size() const {
+  if (freed_) {
+    require_member("dash::Team::size");
+  }
+  return group_ ? static_cast<std::size_t>(group_->size()) : 0;
+}
+
+Team& Team::parent() const noexcept { return parent_ != nullptr ? *parent_ : Null(); }
+
+void Team::require_member(const char* function) const {
+  if (freed_) {
+    throw InvalidState(std::string(function) + ": the team was freed (Team::free on it or on a team it was split from)");
+  }
+  if (is_null()) {
+    throw InvalidState(std::string(function) + ": called on Team::Null(), which has no members");
+  }
+}
+
+const comm::Group& Team::group() const {
+  require_member("dash::Team::group");
+  return *group_;
+}
+
+void Team::barrier() const {
+  require_member("dash::Team::barrier");
+  comm::barrier(*group_);
+}
+
+Team& Team::adopt(std::unique_ptr<Team> child) {
+  children_.push_back(std::move(child));
+  return *children_.back();
+}
+
+Team& Team::split(int n) {
+  require_member("dash::Team::split");
+  const int size = group_->size();
+  const bool valid = n >= 1 && n <= size;
+  const bool agreed = members_agree(static_cast<std::uint64_t>(valid ? n : 0));
+  if (!valid) {
+    throw invalid_argument("dash::Team::split", "n", n,
+                           "a number of parts in [1, " + std::to_string(size) + "] (the team size)");
+  }
+  if (!agreed) {
+    throw_disagreement("dash::Team::split");
+  }
+  const int me = group_->rank();
+  const int part = static_cast<int>(static_cast<long long>(me) * n / size);
+  // Part c holds the members u with floor(u * n / size) == c: [ceil(c * size / n), ...).
+  const auto part_start = [&](long long c) { return static_cast<int>((c * size + n - 1) / n); };
+  const int first = part_start(part);
+  const int last = part_start(part + 1);
+  auto blocks = detail::TagBlocks::current();
+  const int block = blocks->choose(*group_, "dash::Team::split");
+  blocks->claim(block);
+  Membership membership;
+  membership.size = last - first;
+  membership.rank = me - first;
+  membership.ranks = std::make_shared<detail::SubrangeRanks>(ranks_, first, last - first);
+  membership.tag_blocks = std::move(blocks);
+  membership.tag_block = block;
+  return adopt(std::unique_ptr<Team>(new Team(this, std::move(membership))));
+}
+
+Team& Team::split_by(int color, int key, const SplitOptions& options) {
+  require_member("dash::Team::split_by");
+  const bool color_valid = color >= 0 || color == Undefined;
+  const bool sorters_valid =
+      options.sorters == 0 || (options.sorters > 0 && std::has_single_bit(static_cast<unsigned>(options.sorters)));
+  // The color and key differ between members; the variant and the validity of the arguments not.
+  const std::uint64_t call = std::uint64_t{1} << 63 | static_cast<std::uint64_t>(options.algorithm) << 32 |
+                             static_cast<std::uint32_t>(sorters_valid ? options.sorters : -1) |
+                             (color_valid ? 0 : std::uint64_t{1} << 62);
+  const bool agreed = members_agree(call);
+  if (!color_valid) {
+    throw invalid_argument("dash::Team::split_by", "color", color, "a color >= 0 or dash::Team::Undefined (-1)");
+  }
+  if (!sorters_valid) {
+    throw invalid_argument("dash::Team::split_by", "options.sorters", options.sorters,
+                           "0 (the library's choice) or a power of two");
+  }
+  if (!agreed) {
+    throw_disagreement("dash::Team::split_by");
+  }
+  auto blocks = detail::TagBlocks::current();
+  const int block = blocks->choose(*group_, "dash::Team::split_by");
+  detail::SplitResult result =
+      detail::split_service(*group_, ranks_, color, key, options, blocks->layout().space(block));
+  if (result.retained) {
+    retained_tables_.push_back(std::move(result.retained));
+  }
+  if (!result.member) {
+    return Null();
+  }
+  blocks->claim(block);
+  Membership membership;
+  membership.size = result.size;
+  membership.rank = result.rank;
+  membership.ranks = std::move(result.ranks);
+  membership.tag_blocks = std::move(blocks);
+  membership.tag_block = block;
+  membership.peak_rows = result.peak_rows;
+  return adopt(std::unique_ptr<Team>(new Team(this, std::move(membership))));
+}
+
+int Team::global_rank(int team_rank) const {
+  require_member("dash::Team::global_rank");
+  if (team_rank < 0 || team_rank >= group_->size()) {
+    throw out_of_range("dash::Team::global_rank", "team_rank", team_rank,
+                       "a rank in [0, " + std::to_string(group_->size()) + ")");
+  }
+  return ranks_->to_base(team_rank);
+}
+
+int Team::team_rank(int global) const {
+  if (freed_) {
+    require_member("dash::Team::team_rank");
+  }
+  if (is_null()) {
+    return -1;
+  }
+  return ranks_->from_base(global).value_or(-1);
+}
+
+void Team::free() {
+  require_member("dash::Team::free");
+  if (parent_ == nullptr) {
+    throw InvalidState("dash::Team::free: Team::All() cannot be freed");
+  }
+  // Members of the teams split from this one may still read rows this process holds for them:
+  // nobody goes before everybody is done.
+  comm::barrier(*group_);
+  release();
+  freed_ = true;
+}
+
+MPI_Comm Team::mpi_comm() {
+  require_member("dash::Team::mpi_comm");
+  if (mpi_comm_ != MPI_COMM_NULL) {
+    return mpi_comm_;
+  }
+  if (parent_ == nullptr) {
+    mpi_comm_ = comm::base_comm();  // All(): the library's own duplicate of MPI_COMM_WORLD
+    return mpi_comm_;
+  }
+  std::vector<int> members(size());
+  for (std::size_t r = 0; r < members.size(); ++r) {
+    members[r] = ranks_->to_base(static_cast<int>(r));
+  }
+  MPI_Group base_group = MPI_GROUP_NULL;
+  MPI_Group team_group = MPI_GROUP_NULL;
+  comm::check_mpi(MPI_Comm_group(comm::base_comm(), &base_group), "dash::Team::mpi_comm: MPI_Comm_group");
+  const int included = MPI_Group_incl(base_group, static_cast<int>(members.size()), members.data(), &team_group);
+  MPI_Group_free(&base_group);
+  comm::check_mpi(included, "dash::Team::mpi_comm: MPI_Group_incl");
+  // The tag only has to tell concurrent creations on overlapping teams apart: the team's own.
+  const int created = MPI_Comm_create_group(comm::base_comm(), team_group, group_->tags().first, &mpi_comm_);
+  MPI_Group_free(&team_group);
+  comm::check_mpi(created, "dash::Team::mpi_comm: MPI_Comm_create_group");
+  comm::check_mpi(MPI_Comm_set_errhandler(mpi_comm_, MPI_ERRORS_RETURN), "dash::Team::mpi_comm: MPI_Comm_set_errhandler");
+  return mpi_comm_;
+}
+
+bool Team::members_agree(std::uint64_t call) const {
+  const std::array<std::uint64_t, 2> mine{call, ~call};
+  std::array<std::uint64_t, 2> extremes{};
+  comm::allreduce(mine, extremes, dash::max{}, *group_);
+  return extremes[0] == call && extremes[1] == ~call;
+}
+
+void Team::throw_disagreement(const char* function) {
+  throw InvalidArgument(std::string(function) +
+                        ": the members of the team disagree: another member passed invalid arguments, or called "
+                        "a different team operation, or passed a different n, algorithm or number of sorters");
+}
+
+TeamStats Team::stats() const {
+  if (freed_) {
+    require_member("dash::Team::stats");
+  }
+  TeamStats stats;
+  if (is_null()) {
+    stats.representation = "none";
+    return stats;
+  }
+  stats.representation = ranks_->representation();
+  stats.table_rows = ranks_->rows_held();
+  stats.cache_entries = ranks_->cache_entries();
+  stats.cache_capacity = ranks_->cache_capacity();
+  stats.bytes = ranks_->bytes_held();
+  stats.split_peak_rows = split_peak_rows_;
+  return stats;
+}
+
+}  // namespace dash
