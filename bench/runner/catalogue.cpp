@@ -38,6 +38,13 @@ void print_catalogue(std::ostream& out) {
         << indent << "baseline: " << bench_case.baseline << "\n"
         << indent << "sizes:    quick " << join_sizes(bench_case.sizes(Sweep::quick)) << "; full "
         << join_sizes(bench_case.sizes(Sweep::full)) << " (" << bench_case.size_unit << ")\n";
+    if (!bench_case.extra_metrics.empty()) {
+      std::string names;
+      for (const ExtraMetric& metric : bench_case.extra_metrics) {
+        names += (names.empty() ? "" : ", ") + metric.name;
+      }
+      out << indent << "metrics:  " << names << "\n";
+    }
   }
 }
 

@@ -18,6 +18,8 @@ std::vector<Case>& catalogue() {
 
 }  // namespace
 
+std::vector<double> Workload::extra_metrics(Side) { return {}; }
+
 std::vector<int> one_and_all_ranks(int job_size) {
   if (job_size == 1) {
     return {1};

@@ -28,6 +28,9 @@ struct Problem {
   MPI_Comm team;     // the p active ranks
 };
 
+// The two contenders of a case.
+enum class Side { impl, baseline };
+
 // A case set up at one sweep point on one active rank.
 class Workload {
 public:
@@ -40,6 +43,12 @@ public:
   virtual void reset() = 0;
   // True when the outputs of the last run are correct.
   virtual bool verify() const = 0;
+  // The values of the case's extra metrics (Case::extra_metrics, in that order) for the timed run
+  // of `side` that just finished. Called on all active ranks together after each timed run,
+  // outside the timing, so it may communicate over the team and measure more (e.g. the parts of
+  // an overlap experiment). The runner records active rank 0's values, which should therefore
+  // describe the whole team. Only called for cases with extra metrics.
+  virtual std::vector<double> extra_metrics(Side side);
 };
 
 // A rate computed from a run time, e.g. bandwidth: rate = work(size, p) / seconds, where work
@@ -47,6 +56,13 @@ public:
 struct Rate {
   std::string unit;  // e.g. "GB/s"
   std::function<double(std::size_t size, int active_ranks)> work;
+};
+
+// A quantity a case's workloads measure themselves besides the run time the runner takes, e.g. an
+// overlap ratio. The runner reports its median over the timed repetitions for each side.
+struct ExtraMetric {
+  std::string name;  // a column name, e.g. "overlap_ratio"
+  std::string unit;  // "s" prints as a time; empty for a plain number
 };
 
 struct Case {
@@ -64,6 +80,8 @@ struct Case {
   // Calls of the measured operation in one run_impl()/run_baseline(), for operations too short
   // to time one by one; reported times are per call. Unset: one.
   std::function<std::size_t(std::size_t size)> calls_per_run;
+  // What Workload::extra_metrics reports; none by default.
+  std::vector<ExtraMetric> extra_metrics = {};
 
   std::string id() const { return suite + "/" + name; }
 };

@@ -51,7 +51,54 @@ nlohmann::json to_row(const Result& result) {
     row["per_rank_value"] = work / result.impl.min / p;
     row["baseline_per_rank_value"] = work / result.baseline.min / p;
   }
+  if (!bench_case.extra_metrics.empty()) {
+    nlohmann::json extra = nlohmann::json::array();
+    for (std::size_t index = 0; index < bench_case.extra_metrics.size(); ++index) {
+      const Summary& impl = result.impl_extra.at(index);
+      const Summary& baseline = result.baseline_extra.at(index);
+      extra.push_back({{"name", bench_case.extra_metrics[index].name},
+                       {"unit", bench_case.extra_metrics[index].unit},
+                       {"median", impl.median},
+                       {"min", impl.min},
+                       {"max", impl.max},
+                       {"baseline_median", baseline.median},
+                       {"baseline_min", baseline.min},
+                       {"baseline_max", baseline.max}});
+    }
+    row["extra"] = std::move(extra);
+  }
   return row;
+}
+
+// The extra metrics of all rows by name, in order of first appearance: the table and the CSV
+// file give each its own columns.
+std::vector<std::string> extra_metric_names(const nlohmann::json& rows) {
+  std::vector<std::string> names;
+  for (const nlohmann::json& row : rows) {
+    if (!row.contains("extra")) {
+      continue;
+    }
+    for (const nlohmann::json& metric : row.at("extra")) {
+      const auto name = metric.at("name").get<std::string>();
+      if (std::find(names.begin(), names.end(), name) == names.end()) {
+        names.push_back(name);
+      }
+    }
+  }
+  return names;
+}
+
+// The row's entry for extra metric `name`, or null.
+const nlohmann::json* find_extra_metric(const nlohmann::json& row, const std::string& name) {
+  if (!row.contains("extra")) {
+    return nullptr;
+  }
+  for (const nlohmann::json& metric : row.at("extra")) {
+    if (metric.at("name").get<std::string>() == name) {
+      return &metric;
+    }
+  }
+  return nullptr;
 }
 
 std::string format_number(double value, const char* format) {
@@ -92,6 +139,19 @@ std::string format_rate(const nlohmann::json& row, const std::string& prefix) {
     text += " (" + format_number(per_rank, "%.4g") + "/rank)";
   }
   return text;
+}
+
+// "0.912 / 0.034": the medians of implementation and baseline.
+std::string format_extra_metric(const nlohmann::json* metric) {
+  if (metric == nullptr) {
+    return "-";
+  }
+  const bool seconds = metric->at("unit").get<std::string>() == "s";
+  const auto format = [&](const char* key) {
+    const double value = metric->at(key).get<double>();
+    return seconds ? format_seconds(value) : format_number(value, "%.3g");
+  };
+  return format("median") + " / " + format("baseline_median");
 }
 
 void print_columns(std::ostream& out, const std::vector<std::vector<std::string>>& lines) {
@@ -165,9 +225,13 @@ void print_table(std::ostream& out, const nlohmann::json& header, const nlohmann
       << header.at("timed_reps").get<int>() << " timed reps\n"
       << "ratio = baseline median / implementation median (above 1: the implementation is "
          "faster); rates from the best time\n\n";
+  const std::vector<std::string> extra_names = extra_metric_names(rows);
   std::vector<std::vector<std::string>> lines{{"case", "p", "size", "impl median (min .. max)",
                                                "baseline median (min .. max)", "ratio", "impl rate",
                                                "baseline rate", "verified"}};
+  for (const std::string& name : extra_names) {
+    lines.front().push_back(name + " impl / baseline");
+  }
   for (const nlohmann::json& row : rows) {
     lines.push_back({row.at("suite").get<std::string>() + "/" + row.at("case").get<std::string>(),
                      std::to_string(row.at("p").get<int>()),
@@ -178,8 +242,15 @@ void print_table(std::ostream& out, const nlohmann::json& header, const nlohmann
                      format_rate(row, ""),
                      format_rate(row, "baseline_"),
                      row.at("verified").get<bool>() ? "yes" : "NO"});
+    for (const std::string& name : extra_names) {
+      lines.back().push_back(format_extra_metric(find_extra_metric(row, name)));
+    }
   }
   print_columns(out, lines);
+  if (!extra_names.empty()) {
+    out << "\nextra metrics: medians over the timed repetitions (docs/benchmarks.md describes "
+           "each suite's)\n";
+  }
 }
 
 void write_json_file(const std::string& path, const nlohmann::json& header,
@@ -191,12 +262,20 @@ void write_json_file(const std::string& path, const nlohmann::json& header,
 
 void write_csv_file(const std::string& path, const nlohmann::json& rows) {
   std::ofstream file = open_for_writing(path);
+  // After the fixed columns: each extra metric's medians as `<name>` and `baseline_<name>`.
+  const std::vector<std::string> extra_names = extra_metric_names(rows);
   std::string line;
   for (const std::string_view column : csv_columns) {
     if (!line.empty()) {
       line += ',';
     }
     line += column;
+  }
+  for (const std::string& name : extra_names) {
+    for (const std::string& column : {name, "baseline_" + name}) {
+      line += ',';
+      line += csv_cell(column);
+    }
   }
   file << line << '\n';
   for (const nlohmann::json& row : rows) {
@@ -208,6 +287,13 @@ void write_csv_file(const std::string& path, const nlohmann::json& rows) {
         line += ',';
       }
       line += csv_cell(cell);
+    }
+    for (const std::string& name : extra_names) {
+      const nlohmann::json* metric = find_extra_metric(row, name);
+      for (const char* key : {"median", "baseline_median"}) {
+        line += ',';
+        line += csv_cell(metric ? metric->at(key) : nlohmann::json());
+      }
     }
     file << line << '\n';
   }

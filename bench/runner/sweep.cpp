@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include <dash/comm/check.hpp>
 #include <dash/comm/mpi_call.hpp>
 
 #include "runner/progress.hpp"
@@ -52,6 +53,43 @@ bool verified_everywhere(MPI_Comm world, Workload* workload, void (Workload::*ru
   return correct == 1;
 }
 
+// The samples of a case's extra metrics, one list per metric, collected on the active ranks.
+class ExtraSamples {
+public:
+  explicit ExtraSamples(const Case& bench_case)
+      : bench_case_(bench_case), samples_(bench_case.extra_metrics.size()) {}
+
+  // Collective over the active ranks; does nothing for cases without extra metrics.
+  void record(Workload* workload, Side side) {
+    if (samples_.empty() || workload == nullptr) {
+      return;
+    }
+    const std::vector<double> values = workload->extra_metrics(side);
+    assert_that(values.size() == samples_.size(), [&] {
+      return "dash-bench: " + bench_case_.id() + " reported " + std::to_string(values.size()) +
+             " extra metrics, its case declares " + std::to_string(samples_.size());
+    });
+    for (std::size_t index = 0; index < values.size(); ++index) {
+      samples_[index].push_back(values[index]);
+    }
+  }
+
+  // Empty on idle ranks, which recorded nothing.
+  std::vector<Summary> summaries() && {
+    std::vector<Summary> result;
+    for (std::vector<double>& samples : samples_) {
+      if (!samples.empty()) {
+        result.push_back(summarize(std::move(samples)));
+      }
+    }
+    return result;
+  }
+
+private:
+  const Case& bench_case_;
+  std::vector<std::vector<double>> samples_;
+};
+
 Result run_point(const SweepPoint& point, const RunOptions& options, MPI_Comm world, int rank) {
   const bool active = rank < point.active_ranks;
   const Team team(world, active, rank);
@@ -81,9 +119,13 @@ Result run_point(const SweepPoint& point, const RunOptions& options, MPI_Comm wo
   const double calls = calls_per_run ? static_cast<double>(calls_per_run(point.size)) : 1.0;
   std::vector<double> impl_times;
   std::vector<double> baseline_times;
+  ExtraSamples impl_extra(*point.bench_case);
+  ExtraSamples baseline_extra(*point.bench_case);
   for (int rep = 0; rep < options.timed_reps; ++rep) {
     impl_times.push_back(time_slowest_rank(world, run_impl) / calls);
+    impl_extra.record(workload.get(), Side::impl);
     baseline_times.push_back(time_slowest_rank(world, run_baseline) / calls);
+    baseline_extra.record(workload.get(), Side::baseline);
   }
 
   const bool impl_verified = verified_everywhere(world, workload.get(), &Workload::run_impl);
@@ -93,6 +135,8 @@ Result run_point(const SweepPoint& point, const RunOptions& options, MPI_Comm wo
                 options.timed_reps,
                 summarize(std::move(impl_times)),
                 summarize(std::move(baseline_times)),
+                std::move(impl_extra).summaries(),
+                std::move(baseline_extra).summaries(),
                 impl_verified,
                 baseline_verified};
 }

@@ -36,6 +36,9 @@ struct Result {
   // Timings are known on rank 0 only; verification outcomes on every rank.
   Summary impl;
   Summary baseline;
+  // One summary per Case::extra_metrics entry, known on rank 0.
+  std::vector<Summary> impl_extra;
+  std::vector<Summary> baseline_extra;
   bool impl_verified;
   bool baseline_verified;
 
