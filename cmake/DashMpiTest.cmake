@@ -74,6 +74,7 @@ function(dash_add_unit_test name)
   cmake_parse_arguments(ARG "" "" "SOURCES;LIBS" ${ARGN})
   add_executable(${name} ${ARG_SOURCES})
   target_link_libraries(${name} PRIVATE GTest::gtest_main dash_warnings ${ARG_LIBS})
+  target_include_directories(${name} PRIVATE ${PROJECT_SOURCE_DIR}/test/support)
   gtest_discover_tests(${name} TEST_PREFIX "unit." PROPERTIES LABELS "unit" TIMEOUT 60
                        DISCOVERY_TIMEOUT 60)
 endfunction()

@@ -3,22 +3,14 @@
 
 #include <gtest/gtest.h>
 
+#include "scoped_env.hpp"
+
 #include <dash/comm/config.hpp>
 #include <dash/comm/exception.hpp>
 
 namespace {
 
-// Sets an environment variable for the lifetime of the object.
-class ScopedEnv {
-public:
-  ScopedEnv(const char* name, const char* value) : name_(name) { setenv(name, value, 1); }
-  ~ScopedEnv() { unsetenv(name_); }
-  ScopedEnv(const ScopedEnv&) = delete;
-  ScopedEnv& operator=(const ScopedEnv&) = delete;
-
-private:
-  const char* name_;
-};
+using dash::testing::ScopedEnv;
 
 TEST(Config, DefaultsWhenUnset) {
   unsetenv("DASH_LOG_LEVEL");

@@ -21,6 +21,8 @@
 
 #include <gtest/gtest.h>
 
+#include "scoped_env.hpp"
+
 #include <dash/comm/cartesian_grid.hpp>
 #include <dash/comm/config.hpp>
 #include <dash/comm/cost_model.hpp>
@@ -343,17 +345,7 @@ TEST(CostModel, RejectsMalformedParametersNamingTheProblem) {
   }
 }
 
-// Sets an environment variable for the lifetime of the object.
-class ScopedEnv {
-public:
-  ScopedEnv(const char* name, const char* value) : name_(name) { setenv(name, value, 1); }
-  ~ScopedEnv() { unsetenv(name_); }
-  ScopedEnv(const ScopedEnv&) = delete;
-  ScopedEnv& operator=(const ScopedEnv&) = delete;
-
-private:
-  const char* name_;
-};
+using dash::testing::ScopedEnv;
 
 TEST(CostModel, DashCostModelOverridesTheDefaults) {
   unsetenv("DASH_COST_MODEL");
