@@ -20,9 +20,14 @@
 
 #include <dash/dash.hpp>
 
+#include "grid_names.hpp"
+
 #include "dash_testing.hpp"
 
 namespace {
+
+using dash::testing::describe;
+using dash::testing::periodicity;
 
 using dash::comm::CartesianGrid;
 using dash::comm::Group;
@@ -58,47 +63,28 @@ T untouched() {
   }
 }
 
-std::string describe(const CartesianGrid& grid) {
-  std::string text;
-  for (int d = 0; d < grid.ndims(); ++d) {
-    const auto i = static_cast<std::size_t>(d);
-    text += d == 0 ? "" : "x";
-    text += std::to_string(grid.dims()[i]);
-    text += grid.periodic()[i] ? "p" : "";
-  }
-  return text;
-}
-
-std::vector<bool> flags(unsigned mask, int count) {
-  std::vector<bool> result;
-  for (int d = 0; d < count; ++d) {
-    result.push_back(((mask >> d) & 1u) != 0);
-  }
-  return result;
-}
-
 // 1-D periodic and not; every 2-D factorisation with all four periodicities; every 3-D
 // factorisation with a periodicity cycling through all eight; size-1 dimensions around a 1-D grid.
 std::vector<CartesianGrid> grids_of(int p) {
   std::vector<CartesianGrid> grids;
-  grids.emplace_back(std::vector<int>{p}, flags(0, 1));
-  grids.emplace_back(std::vector<int>{p}, flags(1, 1));
+  grids.emplace_back(std::vector<int>{p}, periodicity(0, 1));
+  grids.emplace_back(std::vector<int>{p}, periodicity(1, 1));
   unsigned pattern = 0;
   for (int a = 1; a <= p; ++a) {
     if (p % a != 0) {
       continue;
     }
     for (unsigned mask = 0; mask < 4; ++mask) {
-      grids.emplace_back(std::vector<int>{a, p / a}, flags(mask, 2));
+      grids.emplace_back(std::vector<int>{a, p / a}, periodicity(mask, 2));
     }
     for (int b = 1; b <= p / a; ++b) {
       if (p / a % b == 0) {
-        grids.emplace_back(std::vector<int>{a, b, p / a / b}, flags(pattern++ % 8, 3));
+        grids.emplace_back(std::vector<int>{a, b, p / a / b}, periodicity(pattern++ % 8, 3));
       }
     }
   }
-  grids.emplace_back(std::vector<int>{1, p, 1}, flags(0b101, 3));
-  grids.emplace_back(std::vector<int>{p, 1}, flags(0b10, 2));
+  grids.emplace_back(std::vector<int>{1, p, 1}, periodicity(0b101, 3));
+  grids.emplace_back(std::vector<int>{p, 1}, periodicity(0b10, 2));
   return grids;
 }
 

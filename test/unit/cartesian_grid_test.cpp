@@ -11,20 +11,13 @@
 #include <dash/comm/cartesian_grid.hpp>
 #include <dash/comm/exception.hpp>
 
+#include "grid_names.hpp"
+
 namespace {
 
-using dash::comm::CartesianGrid;
+using dash::testing::describe;
 
-std::string describe(const CartesianGrid& grid) {
-  std::string text;
-  for (int d = 0; d < grid.ndims(); ++d) {
-    const auto i = static_cast<std::size_t>(d);
-    text += d == 0 ? "" : "x";
-    text += std::to_string(grid.dims()[i]);
-    text += grid.periodic()[i] ? "p" : "";
-  }
-  return text.empty() ? "0-d" : text;
-}
+using dash::comm::CartesianGrid;
 
 // Visits every point of the grid in row-major order (last coordinate fastest), counting ranks.
 template <class Visit>

@@ -20,7 +20,12 @@
 #include <dash/comm/schedule/neighbor_alltoall.hpp>
 #include <dash/comm/schedule/verifier.hpp>
 
+#include "grid_names.hpp"
+
 namespace {
+
+using dash::testing::describe;
+using dash::testing::periodicity;
 
 using namespace dash::comm;
 using namespace dash::comm::schedule;
@@ -33,17 +38,6 @@ constexpr bool optimized_build = true;
 constexpr bool optimized_build = false;
 #endif
 
-std::string describe(const CartesianGrid& grid) {
-  std::string text;
-  for (int d = 0; d < grid.ndims(); ++d) {
-    const auto i = static_cast<std::size_t>(d);
-    text += d == 0 ? "" : "x";
-    text += std::to_string(grid.dims()[i]);
-    text += grid.periodic()[i] ? "p" : "";
-  }
-  return text.empty() ? "0-d" : text;
-}
-
 CollectiveShape shape_of(const CartesianGrid& grid, std::uint32_t segments) {
   CollectiveShape shape;
   shape.collective = Coll::neighbor_alltoall;
@@ -53,39 +47,31 @@ CollectiveShape shape_of(const CartesianGrid& grid, std::uint32_t segments) {
   return shape;
 }
 
-std::vector<bool> flags(unsigned mask, int count) {
-  std::vector<bool> result;
-  for (int d = 0; d < count; ++d) {
-    result.push_back(((mask >> d) & 1u) != 0);
-  }
-  return result;
-}
-
 // Grids of p ranks: 1-D periodic and not; every 2-D factorisation with all four periodicities;
 // every 3-D factorisation a <= b <= c, in that order and reversed, with one periodicity each
 // (cycling through all eight); size-1 dimensions around a 1-D grid.
 std::vector<CartesianGrid> grids_of(int p) {
   std::vector<CartesianGrid> grids;
-  grids.emplace_back(std::vector<int>{p}, flags(0, 1));
-  grids.emplace_back(std::vector<int>{p}, flags(1, 1));
+  grids.emplace_back(std::vector<int>{p}, periodicity(0, 1));
+  grids.emplace_back(std::vector<int>{p}, periodicity(1, 1));
   unsigned pattern = 0;
   for (int a = 1; a <= p; ++a) {
     if (p % a != 0) {
       continue;
     }
     for (unsigned mask = 0; mask < 4; ++mask) {
-      grids.emplace_back(std::vector<int>{a, p / a}, flags(mask, 2));
+      grids.emplace_back(std::vector<int>{a, p / a}, periodicity(mask, 2));
     }
     for (int b = a; b <= p / a / b; ++b) {
       if (p / a % b == 0) {
         const int c = p / a / b;
-        grids.emplace_back(std::vector<int>{a, b, c}, flags(pattern++ % 8, 3));
-        grids.emplace_back(std::vector<int>{c, b, a}, flags(pattern++ % 8, 3));
+        grids.emplace_back(std::vector<int>{a, b, c}, periodicity(pattern++ % 8, 3));
+        grids.emplace_back(std::vector<int>{c, b, a}, periodicity(pattern++ % 8, 3));
       }
     }
   }
-  grids.emplace_back(std::vector<int>{1, p, 1}, flags(0b101, 3));
-  grids.emplace_back(std::vector<int>{1, p, 1}, flags(0b010, 3));
+  grids.emplace_back(std::vector<int>{1, p, 1}, periodicity(0b101, 3));
+  grids.emplace_back(std::vector<int>{1, p, 1}, periodicity(0b010, 3));
   return grids;
 }
 
