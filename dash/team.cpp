@@ -11,6 +11,7 @@
 #include <dash/comm/mpi_call.hpp>
 #include <dash/comm/environment.hpp>
 #include <dash/comm/exception.hpp>
+#include <dash/comm/group_communicator.hpp>
 #include <dash/core/detail/split_service.hpp>
 #include <dash/core/detail/tag_blocks.hpp>
 #include <dash/core/team.hpp>
@@ -47,14 +48,7 @@ void Team::release() noexcept {
     child->release();
     child->freed_ = true;
   }
-  if (mpi_comm_ != MPI_COMM_NULL && parent_ != nullptr) {
-    int finalized = 0;
-    MPI_Finalized(&finalized);
-    if (finalized == 0) {
-      MPI_Comm_free(&mpi_comm_);
-    }
-    mpi_comm_ = MPI_COMM_NULL;
-  }
+  communicator_.reset();
   retained_tables_.clear();
   group_.reset();
   ranks_.reset();
@@ -234,29 +228,13 @@ void Team::free() {
 
 MPI_Comm Team::mpi_comm() {
   require_member("dash::Team::mpi_comm");
-  if (mpi_comm_ != MPI_COMM_NULL) {
-    return mpi_comm_;
-  }
   if (parent_ == nullptr) {
-    mpi_comm_ = comm::base_comm();  // All(): the library's own duplicate of MPI_COMM_WORLD
-    return mpi_comm_;
+    return comm::base_comm();  // All(): the library's own duplicate of MPI_COMM_WORLD
   }
-  std::vector<int> members(size());
-  for (std::size_t r = 0; r < members.size(); ++r) {
-    members[r] = ranks_->to_base(static_cast<int>(r));
+  if (!communicator_) {
+    communicator_ = std::make_unique<comm::GroupCommunicator>(*group_);
   }
-  MPI_Group base_group = MPI_GROUP_NULL;
-  MPI_Group team_group = MPI_GROUP_NULL;
-  comm::check_mpi(MPI_Comm_group(comm::base_comm(), &base_group), "dash::Team::mpi_comm: MPI_Comm_group");
-  const int included = MPI_Group_incl(base_group, static_cast<int>(members.size()), members.data(), &team_group);
-  MPI_Group_free(&base_group);
-  comm::check_mpi(included, "dash::Team::mpi_comm: MPI_Group_incl");
-  // The tag only has to tell concurrent creations on overlapping teams apart: the team's own.
-  const int created = MPI_Comm_create_group(comm::base_comm(), team_group, group_->tags().first, &mpi_comm_);
-  MPI_Group_free(&team_group);
-  comm::check_mpi(created, "dash::Team::mpi_comm: MPI_Comm_create_group");
-  comm::check_mpi(MPI_Comm_set_errhandler(mpi_comm_, MPI_ERRORS_RETURN), "dash::Team::mpi_comm: MPI_Comm_set_errhandler");
-  return mpi_comm_;
+  return communicator_->get();
 }
 
 bool Team::members_agree(std::uint64_t call) const {

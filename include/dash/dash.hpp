@@ -17,6 +17,7 @@
 #include <dash/comm/exception.hpp>
 #include <dash/comm/gather.hpp>
 #include <dash/comm/group.hpp>
+#include <dash/comm/group_communicator.hpp>
 #include <dash/comm/int_count.hpp>
 #include <dash/comm/log.hpp>
 #include <dash/comm/message_count.hpp>

@@ -24,6 +24,10 @@
 
 namespace dash {
 
+namespace comm {
+class GroupCommunicator;
+}
+
 namespace detail {
 class TagBlocks;
 struct SplitTable;
@@ -89,9 +93,8 @@ public:
   void free();
 
   // Collective on first call: an MPI communicator of the team's members in team-rank order, for
-  // interoperation (MPI_Comm_create_group over the base communicator; it holds O(size()) state
-  // inside MPI and takes one collective of the team to build). Created only when asked, kept
-  // until the team is freed; MPI_ERRORS_RETURN is set on it.
+  // interoperation (dash::comm::GroupCommunicator: O(size()) state inside MPI, one collective of
+  // the team to build). Created only when asked, kept until the team is freed.
   MPI_Comm mpi_comm();
 
   // The team as a collective group; throws dash::InvalidState on Team::Null().
@@ -116,7 +119,7 @@ private:
   [[noreturn]] static void throw_disagreement(const char* function);
 
   bool freed_ = false;
-  MPI_Comm mpi_comm_ = MPI_COMM_NULL;
+  std::unique_ptr<comm::GroupCommunicator> communicator_;  // created by mpi_comm() only
   Team* parent_ = nullptr;
   int depth_ = 0;
   std::shared_ptr<const detail::TeamRanks> ranks_;
