@@ -304,12 +304,11 @@ TEST(ReduceScatter, ArrivalsReportEverySegmentOnceWithItsFinalValue) {
         EXPECT_EQ(count, (block + 1) * n / segments - block * n / segments);
         elements += count;
       };
-      if (commutative) {
-        const std::vector<int> in = input_of(pattern, &int_value);
-        const auto expected = mpi_reduce_scatter(in, pattern, MPI_INT, MPI_SUM);
-        std::vector<int> out(n, -1);
-        auto request = dash::comm::ireduce_scatter(in, pattern.counts, out, dash::plus{}, Group::world(), options);
-        request.for_each_arrival([&](const dash::comm::Arrival<int>& arrival) {
+      // Runs the non-blocking call and checks each arrival against `expected` as it lands.
+      const auto run = [&](const auto& in, const auto& expected, auto out, auto op) {
+        using T = typename decltype(out)::value_type;
+        auto request = dash::comm::ireduce_scatter(in, pattern.counts, out, op, Group::world(), options);
+        request.for_each_arrival([&](const dash::comm::Arrival<T>& arrival) {
           EXPECT_EQ(arrival.source, -1);
           const auto first = static_cast<std::size_t>(arrival.data - out.data());
           check_arrival(arrival.block, arrival.count, first);
@@ -319,20 +318,13 @@ TEST(ReduceScatter, ArrivalsReportEverySegmentOnceWithItsFinalValue) {
         });
         EXPECT_TRUE(request.done());
         EXPECT_EQ(out, expected);
+      };
+      if (commutative) {
+        const std::vector<int> in = input_of(pattern, &int_value);
+        run(in, mpi_reduce_scatter(in, pattern, MPI_INT, MPI_SUM), std::vector<int>(n, -1), dash::plus{});
       } else {
-        const std::vector<Matrix> in = input_of(pattern, &matrix_value);
-        const std::vector<Matrix> expected = rank_ordered_product(pattern);
-        std::vector<Matrix> out(n, Matrix{0, 0, 0, 0});
-        auto request = dash::comm::ireduce_scatter(in, pattern.counts, out, matrix_product, Group::world(), options);
-        request.for_each_arrival([&](const dash::comm::Arrival<Matrix>& arrival) {
-          EXPECT_EQ(arrival.source, -1);
-          const auto first = static_cast<std::size_t>(arrival.data - out.data());
-          check_arrival(arrival.block, arrival.count, first);
-          EXPECT_TRUE(std::equal(arrival.data, arrival.data + arrival.count,
-                                 expected.begin() + static_cast<std::ptrdiff_t>(first)));
-        });
-        EXPECT_TRUE(request.done());
-        EXPECT_EQ(out, expected);
+        run(input_of(pattern, &matrix_value), rank_ordered_product(pattern), std::vector<Matrix>(n, Matrix{0, 0, 0, 0}),
+            matrix_product);
       }
       EXPECT_EQ(reported.size(), std::size_t{segments});
       EXPECT_EQ(elements, n);
