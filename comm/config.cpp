@@ -80,6 +80,7 @@ Config config_from_environment() {
   config.thread_level = parse_choice("DASH_THREAD_LEVEL", thread_levels, config.thread_level);
   config.thread_level_from_environment = std::getenv("DASH_THREAD_LEVEL") != nullptr;
   config.progress_thread = parse_choice("DASH_PROGRESS_THREAD", switches, config.progress_thread);
+  config.shared_memory_access = parse_choice("DASH_SHARED_MEMORY", switches, config.shared_memory_access);
   if (const char* raw = std::getenv("DASH_TABLE_WINDOW_BYTES"); raw != nullptr) {
     const std::string text(raw);
     std::size_t parsed = 0;
@@ -119,7 +120,7 @@ const std::vector<std::string_view>& known_variables() {
       "DASH_COLL_BCAST",     "DASH_COLL_REDUCE",    "DASH_COLL_ALLREDUCE",      "DASH_COLL_GATHER",
       "DASH_COLL_SCATTER",   "DASH_COLL_ALLGATHER", "DASH_COLL_REDUCE_SCATTER", "DASH_COLL_ALLTOALL",
       "DASH_COLL_SCAN",      "DASH_COLL_EXSCAN",    "DASH_COLL_BARRIER",        "DASH_COLL_NEIGHBOR_ALLTOALL",
-      "DASH_TABLE_WINDOW_BYTES"};
+      "DASH_TABLE_WINDOW_BYTES", "DASH_SHARED_MEMORY"};
   return names;
 }
 

@@ -1,3 +1,4 @@
+#include <cstdlib>
 #include <string>
 
 #include <mpi.h>
@@ -77,6 +78,20 @@ comm::ThreadLevel from_mpi_thread_level(int level) {
   return comm::ThreadLevel::single;
 }
 
+// Open MPI 4.1's one-sided components break RMA atomics on a node (both seen here with 4.1.4):
+// osc/rdma crashes in MPI_Fetch_and_op / MPI_Compare_and_swap over the vader BTL's emulated
+// atomics, and osc/ucx adds floating-point operands as integers in MPI_Fetch_and_op(MPI_SUM).
+// osc/sm (shared windows) and osc/pt2pt (everything else) are correct, so before MPI starts we
+// select those unless the user chose components. Nothing can be done once the application has
+// initialised MPI itself (docs/configuration.md says to pass --mca osc sm,pt2pt then).
+void avoid_broken_one_sided_component() {
+#if defined(OMPI_MAJOR_VERSION) && OMPI_MAJOR_VERSION < 5
+  if (std::getenv("OMPI_MCA_osc") == nullptr) {
+    setenv("OMPI_MCA_osc", "sm,pt2pt", 0);
+  }
+#endif
+}
+
 }  // namespace
 
 void init() { init(nullptr, nullptr); }
@@ -113,6 +128,7 @@ void init(int* argc, char*** argv) {
   if (mpi_initialized) {
     comm::check_mpi(MPI_Query_thread(&provided), "dash::init: MPI_Query_thread");
   } else {
+    avoid_broken_one_sided_component();
     comm::check_mpi(MPI_Init_thread(argc, argv, to_mpi_thread_level(wanted), &provided),
                     "dash::init: MPI_Init_thread");
     owns_mpi = true;

@@ -28,6 +28,9 @@ struct Config {
   // DASH_PROGRESS_THREAD=1: a background thread advances running collectives (needs MPI thread
   // level 'multiple').
   bool progress_thread = false;
+  // DASH_SHARED_MEMORY=0: global memory on the same node is reached through RMA like remote
+  // memory instead of by load/store (to exercise and measure the RMA path on one node).
+  bool shared_memory_access = true;
   // DASH_TABLE_WINDOW_BYTES: memory per process for the rows of distributed team tables.
   std::size_t table_window_bytes = std::size_t{1} << 20;
   // DASH_COLL_<OP>=<algorithm> settings, as (variable name, algorithm) pairs.

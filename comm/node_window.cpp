@@ -1,0 +1,88 @@
+#include <cstdint>
+
+#include <dash/comm/exception.hpp>
+#include <dash/comm/mpi_call.hpp>
+#include <dash/comm/node_window.hpp>
+
+namespace dash::comm {
+
+namespace {
+
+MPI_Aint as_window_size(std::size_t bytes) {
+  if (bytes > static_cast<std::size_t>(INTPTR_MAX)) {
+    throw OutOfRange("dash::comm::NodeWindow: local_bytes " + std::to_string(bytes) +
+                     " exceeds the largest window size MPI can address");
+  }
+  return static_cast<MPI_Aint>(bytes);
+}
+
+}  // namespace
+
+NodeWindow::NodeWindow(MPI_Comm comm, std::size_t local_bytes, bool direct_access) : local_bytes_(local_bytes) {
+  int rank = 0;
+  int size = 0;
+  check_mpi(MPI_Comm_rank(comm, &rank), "dash::comm::NodeWindow: MPI_Comm_rank");
+  check_mpi(MPI_Comm_size(comm, &size), "dash::comm::NodeWindow: MPI_Comm_size");
+  check_mpi(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &node_),
+            "dash::comm::NodeWindow: MPI_Comm_split_type");
+  check_mpi(MPI_Comm_set_errhandler(node_, MPI_ERRORS_RETURN), "dash::comm::NodeWindow: MPI_Comm_set_errhandler");
+
+  // Each member's memory on its own pages (NUMA first touch by its owner), not one block.
+  MPI_Info info = MPI_INFO_NULL;
+  check_mpi(MPI_Info_create(&info), "dash::comm::NodeWindow: MPI_Info_create");
+  MPI_Info_set(info, "alloc_shared_noncontig", "true");
+  const int allocated =
+      MPI_Win_allocate_shared(as_window_size(local_bytes), 1, info, node_, static_cast<void*>(&local_), &shared_);
+  MPI_Info_free(&info);
+  check_mpi(allocated, "dash::comm::NodeWindow: MPI_Win_allocate_shared");
+  check_mpi(MPI_Win_set_errhandler(shared_, MPI_ERRORS_RETURN), "dash::comm::NodeWindow: MPI_Win_set_errhandler");
+  check_mpi(MPI_Win_create(local_, as_window_size(local_bytes), 1, MPI_INFO_NULL, comm, &rma_),
+            "dash::comm::NodeWindow: MPI_Win_create");
+  check_mpi(MPI_Win_set_errhandler(rma_, MPI_ERRORS_RETURN), "dash::comm::NodeWindow: MPI_Win_set_errhandler");
+  check_mpi(MPI_Win_lock_all(MPI_MODE_NOCHECK, shared_), "dash::comm::NodeWindow: MPI_Win_lock_all");
+  check_mpi(MPI_Win_lock_all(MPI_MODE_NOCHECK, rma_), "dash::comm::NodeWindow: MPI_Win_lock_all");
+
+  // Which members share the node: each node member's rank in `comm`, then its base address.
+  int node_size = 0;
+  check_mpi(MPI_Comm_size(node_, &node_size), "dash::comm::NodeWindow: MPI_Comm_size");
+  std::vector<int> node_members(static_cast<std::size_t>(node_size));
+  check_mpi(MPI_Allgather(&rank, 1, MPI_INT, node_members.data(), 1, MPI_INT, node_),
+            "dash::comm::NodeWindow: MPI_Allgather");
+  peers_.assign(static_cast<std::size_t>(size), nullptr);
+  peers_[static_cast<std::size_t>(rank)] = local_;
+  if (!direct_access) {
+    return;
+  }
+  for (int node_rank = 0; node_rank < node_size; ++node_rank) {
+    MPI_Aint bytes = 0;
+    int unit = 0;
+    void* base = nullptr;
+    check_mpi(MPI_Win_shared_query(shared_, node_rank, &bytes, &unit, &base),
+              "dash::comm::NodeWindow: MPI_Win_shared_query");
+    peers_[static_cast<std::size_t>(node_members[static_cast<std::size_t>(node_rank)])] = static_cast<std::byte*>(base);
+  }
+}
+
+NodeWindow::~NodeWindow() {
+  int finalized = 0;
+  MPI_Finalized(&finalized);
+  if (finalized != 0) {
+    return;
+  }
+  MPI_Win_unlock_all(rma_);
+  MPI_Win_unlock_all(shared_);
+  MPI_Win_free(&rma_);
+  MPI_Win_free(&shared_);
+  MPI_Comm_free(&node_);
+}
+
+void NodeWindow::flush(int rank) const { check_mpi(MPI_Win_flush(rank, rma_), "dash::comm::NodeWindow: MPI_Win_flush"); }
+
+void NodeWindow::flush_all() const { check_mpi(MPI_Win_flush_all(rma_), "dash::comm::NodeWindow: MPI_Win_flush_all"); }
+
+void NodeWindow::sync() const {
+  check_mpi(MPI_Win_sync(shared_), "dash::comm::NodeWindow: MPI_Win_sync");
+  check_mpi(MPI_Win_sync(rma_), "dash::comm::NodeWindow: MPI_Win_sync");
+}
+
+}  // namespace dash::comm
