@@ -6,6 +6,7 @@
 #include <dash/comm/detail/table_window.hpp>
 #include <dash/comm/environment.hpp>
 #include <dash/comm/exception.hpp>
+#include <dash/comm/locality.hpp>
 #include <dash/comm/log.hpp>
 #include <dash/comm/mpi_call.hpp>
 
@@ -179,6 +180,7 @@ void init(int* argc, char*** argv) {
   comm::log(comm::LogLevel::info, "initialised on ", size, " processes; MPI thread level '",
             comm::to_string(provided_level), "'", owns_mpi ? "" : " (MPI initialised by the application)");
   comm::detail::open_table_window(config.table_window_bytes);
+  comm::detail::detect_nodes();
   if (config.progress_thread) {
     comm::detail::start_progress_thread();
   }

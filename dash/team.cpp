@@ -1,6 +1,7 @@
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <cstdint>
 #include <string>
 #include <utility>
 
@@ -12,6 +13,7 @@
 #include <dash/comm/environment.hpp>
 #include <dash/comm/exception.hpp>
 #include <dash/comm/group_communicator.hpp>
+#include <dash/comm/locality.hpp>
 #include <dash/core/detail/split_service.hpp>
 #include <dash/core/detail/tag_blocks.hpp>
 #include <dash/core/team.hpp>
@@ -193,6 +195,25 @@ Team& Team::split_by(int color, int key, const SplitOptions& options) {
   membership.tag_block = block;
   membership.peak_rows = result.peak_rows;
   return adopt(std::unique_ptr<Team>(new Team(this, std::move(membership))));
+}
+
+Team& Team::split_by_locality(Scope scope) {
+  require_member("dash::Team::split_by_locality");
+  const comm::Locality& place = comm::locality();
+  // Colors: the node index, refined by the domain or core index inside the node.
+  std::int64_t color = place.node;
+  if (scope == Scope::NUMA) {
+    color = color * 4096 + place.numa_domain;
+  } else if (scope == Scope::Core) {
+    color = color * 65536 + place.core;
+  }
+  const bool fits = color >= 0 && color <= std::int64_t{INT32_MAX} && place.numa_domain < 4096 && place.core < 65536;
+  if (!members_agree(std::uint64_t{3} << 61 | static_cast<std::uint64_t>(scope) << 1 | (fits ? 1U : 0U))) {
+    throw InvalidArgument("dash::Team::split_by_locality: the members disagree: they passed different scopes, or a "
+                          "member's node, NUMA domain or core index is too large for a split color (more than 32767 "
+                          "nodes, 4095 domains or 65535 cores per node)");
+  }
+  return split_by(static_cast<int>(color), myid());
 }
 
 int Team::global_rank(int team_rank) const {

@@ -1,6 +1,19 @@
 #pragma once
 // Umbrella header: everything public in dash.
 
+#include <dash/algorithms/accumulate.hpp>
+#include <dash/algorithms/copy.hpp>
+#include <dash/algorithms/count.hpp>
+#include <dash/algorithms/equal.hpp>
+#include <dash/algorithms/fill.hpp>
+#include <dash/algorithms/find.hpp>
+#include <dash/algorithms/for_each.hpp>
+#include <dash/algorithms/generate.hpp>
+#include <dash/algorithms/local_part.hpp>
+#include <dash/algorithms/min_max_element.hpp>
+#include <dash/algorithms/predicates.hpp>
+#include <dash/algorithms/scan.hpp>
+#include <dash/algorithms/transform.hpp>
 #include <dash/comm/algorithms.hpp>
 #include <dash/comm/allgather.hpp>
 #include <dash/comm/allgatherv.hpp>
@@ -19,6 +32,7 @@
 #include <dash/comm/group.hpp>
 #include <dash/comm/group_communicator.hpp>
 #include <dash/comm/int_count.hpp>
+#include <dash/comm/locality.hpp>
 #include <dash/comm/log.hpp>
 #include <dash/comm/message_count.hpp>
 #include <dash/comm/mpi_call.hpp>
@@ -49,6 +63,7 @@
 #include <dash/core/glob_ref.hpp>
 #include <dash/core/global_segment.hpp>
 #include <dash/core/pattern.hpp>
+#include <dash/core/scope.hpp>
 #include <dash/core/size_spec.hpp>
 #include <dash/core/split_algorithm.hpp>
 #include <dash/core/team.hpp>

@@ -405,4 +405,55 @@ TEST(Team, MismatchedSplitCallsAreReportedOnEveryMember) {
   }
 }
 
+// split_by_locality groups exactly the processes that share the place, as the MPI oracle
+// (MPI_Comm_split_type for nodes) and the places every process reports say.
+TEST(Team, SplitByLocalityGroupsProcessesThatShareThePlace) {
+  MPI_Comm node_comm = MPI_COMM_NULL;
+  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, me(), MPI_INFO_NULL, &node_comm);
+  const std::vector<int> node_members = members_of(node_comm);
+  MPI_Comm_free(&node_comm);
+  const dash::comm::Locality& place = dash::comm::locality();
+  std::vector<int> places(3 * static_cast<std::size_t>(P()));
+  const int mine[3] = {place.node, place.numa_domain, place.core};
+  MPI_Allgather(mine, 3, MPI_INT, places.data(), 3, MPI_INT, MPI_COMM_WORLD);
+  const auto sharing = [&](int field_count) {
+    std::vector<int> members;
+    for (int r = 0; r < P(); ++r) {
+      bool same = true;
+      for (int field = 0; field < field_count; ++field) {
+        same = same && places[static_cast<std::size_t>(3 * r + field)] == mine[field];
+      }
+      if (same) {
+        members.push_back(r);
+      }
+    }
+    return members;
+  };
+  Team& node = Team::All().split_by_locality(dash::Scope::Node);
+  Team& numa = Team::All().split_by_locality(dash::Scope::NUMA);
+  Team& core = Team::All().split_by_locality(dash::Scope::Core);
+  EXPECT_EQ(members_of(node), node_members);
+  EXPECT_EQ(place.node_size, static_cast<int>(node_members.size()));
+  EXPECT_EQ(members_of(node), sharing(1));
+  EXPECT_EQ(members_of(numa), sharing(2));
+  std::vector<int> same_core;
+  for (int r = 0; r < P(); ++r) {
+    if (places[static_cast<std::size_t>(3 * r)] == place.node && places[static_cast<std::size_t>(3 * r + 2)] == place.core) {
+      same_core.push_back(r);
+    }
+  }
+  EXPECT_EQ(members_of(core), same_core);
+  // Also below the top: the node part of a half.
+  Team& half = Team::All().split(P() >= 2 ? 2 : 1);
+  Team& half_node = half.split_by_locality(dash::Scope::Node);
+  std::vector<int> expected;
+  for (const int member : members_of(half)) {
+    if (places[static_cast<std::size_t>(3 * member)] == place.node) {
+      expected.push_back(member);
+    }
+  }
+  EXPECT_EQ(members_of(half_node), expected);
+  EXPECT_TRUE(allreduce_sees_members(half_node));
+}
+
 }  // namespace

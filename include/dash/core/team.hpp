@@ -20,6 +20,7 @@
 
 #include <dash/comm/group.hpp>
 #include <dash/core/detail/team_ranks.hpp>
+#include <dash/core/scope.hpp>
 #include <dash/core/split_algorithm.hpp>
 
 namespace dash {
@@ -82,6 +83,11 @@ public:
   // dash::InvalidArgument on every member.
   // options select the service's variant and its number of sorters (for measurement).
   Team& split_by(int color, int key, const SplitOptions& options = {});
+
+  // Collective: the members that share the caller's node (NUMA domain, core) form a team, in the
+  // order of this team's ranks (dash::comm::locality() says where each process is). Runs split_by
+  // with a color derived from the place, so it costs what split_by costs.
+  Team& split_by_locality(Scope scope);
 
   // The base (dash::myid()) rank of team rank r; throws dash::OutOfRange outside [0, size()).
   int global_rank(int team_rank) const;
