@@ -1,8 +1,11 @@
+#include <algorithm>
 #include <cstring>
 #include <string>
+#include <vector>
 
 #include <dash/comm/environment.hpp>
 #include <dash/comm/exception.hpp>
+#include <dash/comm/int_count.hpp>
 #include <dash/comm/mpi_call.hpp>
 #include <dash/core/global_segment.hpp>
 
@@ -21,6 +24,57 @@ Team& member_team(Team& team) {
 }
 
 MPI_Aint displacement(std::size_t offset) { return static_cast<MPI_Aint>(offset); }
+
+// A committed datatype, freed at scope exit (MPI lets a pending transfer finish with a freed type).
+class CommittedType {
+public:
+  CommittedType(const std::vector<int>& lengths, const std::vector<MPI_Aint>& displacements, const char* function) {
+    comm::check_mpi(MPI_Type_create_hindexed(static_cast<int>(lengths.size()), lengths.data(), displacements.data(),
+                                             MPI_BYTE, &type_),
+                    std::string(function) + ": MPI_Type_create_hindexed");
+    comm::check_mpi(MPI_Type_commit(&type_), std::string(function) + ": MPI_Type_commit");
+  }
+  ~CommittedType() { MPI_Type_free(&type_); }
+  CommittedType(const CommittedType&) = delete;
+  CommittedType& operator=(const CommittedType&) = delete;
+  MPI_Datatype get() const noexcept { return type_; }
+
+private:
+  MPI_Datatype type_ = MPI_DATATYPE_NULL;
+};
+
+// One request for all `pieces`: origin pieces by absolute address (MPI_BOTTOM), target pieces
+// relative to the smallest offset.
+template <class Start>
+PendingTransfer start_pieces(int unit, std::span<const TransferPiece> pieces, const char* function, Start start) {
+  PendingTransfer transfer;
+  transfer.unit = unit;
+  if (pieces.empty()) {
+    return transfer;
+  }
+  comm::to_int_count(pieces.size(), function, "pieces");
+  std::size_t base = pieces.front().offset;
+  for (const TransferPiece& piece : pieces) {
+    base = std::min(base, piece.offset);
+  }
+  std::vector<int> lengths;
+  std::vector<MPI_Aint> origin;
+  std::vector<MPI_Aint> target;
+  lengths.reserve(pieces.size());
+  origin.reserve(pieces.size());
+  target.reserve(pieces.size());
+  for (const TransferPiece& piece : pieces) {
+    MPI_Aint address = 0;
+    comm::check_mpi(MPI_Get_address(piece.local, &address), std::string(function) + ": MPI_Get_address");
+    lengths.push_back(comm::to_int_count(piece.bytes, function, "piece bytes"));
+    origin.push_back(address);
+    target.push_back(static_cast<MPI_Aint>(piece.offset - base));
+  }
+  const CommittedType origin_type(lengths, origin, function);
+  const CommittedType target_type(lengths, target, function);
+  start(origin_type.get(), displacement(base), target_type.get(), &transfer.request);
+  return transfer;
+}
 
 }  // namespace
 
@@ -73,6 +127,24 @@ PendingTransfer GlobalSegment::start_put(int unit, std::size_t offset, const voi
                            transfer.count->count(), transfer.count->type(), window(), &transfer.request),
                   "dash::GlobalSegment::put: MPI_Rput");
   return transfer;
+}
+
+PendingTransfer GlobalSegment::start_get(int unit, std::span<const TransferPiece> pieces) const {
+  constexpr const char* function = "dash::GlobalSegment::get";
+  return start_pieces(unit, pieces, function,
+                      [&](MPI_Datatype origin, MPI_Aint offset, MPI_Datatype target, MPI_Request* request) {
+                        comm::check_mpi(MPI_Rget(MPI_BOTTOM, 1, origin, unit, offset, 1, target, window(), request),
+                                        std::string(function) + ": MPI_Rget");
+                      });
+}
+
+PendingTransfer GlobalSegment::start_put(int unit, std::span<const TransferPiece> pieces) const {
+  constexpr const char* function = "dash::GlobalSegment::put";
+  return start_pieces(unit, pieces, function,
+                      [&](MPI_Datatype origin, MPI_Aint offset, MPI_Datatype target, MPI_Request* request) {
+                        comm::check_mpi(MPI_Rput(MPI_BOTTOM, 1, origin, unit, offset, 1, target, window(), request),
+                                        std::string(function) + ": MPI_Rput");
+                      });
 }
 
 bool GlobalSegment::test(PendingTransfer& transfer) const {

@@ -16,14 +16,13 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
-#include <memory>
 #include <string>
 #include <type_traits>
 #include <utility>
 
-#include <dash/comm/environment.hpp>
 #include <dash/comm/exception.hpp>
 #include <dash/comm/uniform_check.hpp>
+#include <dash/containers/detail/distributed_storage.hpp>
 #include <dash/containers/local_range.hpp>
 #include <dash/core/distribution.hpp>
 #include <dash/core/glob_iter.hpp>
@@ -64,11 +63,11 @@ public:
 
   Array(const Array&) = delete;
   Array& operator=(const Array&) = delete;
-  Array(Array&& other) noexcept : local(std::exchange(other.local, {})), state_(std::move(other.state_)) {}
+  Array(Array&& other) noexcept : local(std::exchange(other.local, {})), storage_(std::move(other.storage_)) {}
   // Collective when this array was allocated (its memory is freed).
   Array& operator=(Array&& other) noexcept {
     local = std::exchange(other.local, {});
-    state_ = std::move(other.state_);
+    storage_ = std::move(other.storage_);
     return *this;
   }
 
@@ -77,29 +76,25 @@ public:
   // dash::InvalidState when the array is allocated already, dash::InvalidArgument when the caller is
   // not a member of `team`.
   void allocate(size_type n, const Distribution& distribution = BLOCKED, Team& team = Team::All()) {
-    if (state_) {
+    if (storage_.allocated()) {
       throw InvalidState("dash::Array::allocate: the array is allocated already (deallocate() it first)");
     }
-    if (team.is_freed() || team.is_null() || team.myid() < 0) {
-      throw InvalidArgument("dash::Array::allocate: the calling process (unit " + std::to_string(dash::myid()) +
-                            " of Team::All()) is not a member of the team the array is allocated on");
-    }
+    Storage::require_member(team, "dash::Array::allocate");
     const std::array<std::uint64_t, 3> shape{n, static_cast<std::uint64_t>(distribution.kind()),
                                              distribution.fixed_block_size()};
     comm::check_uniform(shape, "dash::Array::allocate", "size and distribution", team.mpi_comm());
-    auto state = std::make_unique<State>(pattern_type(n, distribution, team.size()), team);
-    local = LocalRange<T>(reinterpret_cast<T*>(state->segment.local().data()),
-                          state->pattern.local_size(static_cast<std::size_t>(state->segment.myid())));
-    state_ = std::move(state);
+    storage_.allocate(pattern_type(n, distribution, team.size()), team);
+    local = LocalRange<T>(storage_.local_data(),
+                          storage_.pattern_ptr()->local_size(static_cast<std::size_t>(team.myid())));
   }
   // Collective: frees the memory (no-op when not allocated).
   void deallocate() {
     local = {};
-    state_.reset();
+    storage_.reset();
   }
-  bool is_allocated() const noexcept { return state_ != nullptr; }
+  bool is_allocated() const noexcept { return storage_.allocated(); }
 
-  size_type size() const noexcept { return state_ ? state_->pattern.size() : 0; }
+  size_type size() const noexcept { return storage_.allocated() ? storage_.pattern_ptr()->size() : 0; }
   bool empty() const noexcept { return size() == 0; }
   size_type lsize() const noexcept { return local.size(); }
 
@@ -125,36 +120,25 @@ public:
     return (*this)[i];
   }
 
-  const pattern_type& pattern() const { return required("dash::Array::pattern").pattern; }
-  Team& team() const { return required("dash::Array::team").segment.team(); }
-  const GlobalSegment& segment() const { return required("dash::Array::segment").segment; }
+  const pattern_type& pattern() const { return storage_.pattern("dash::Array::pattern"); }
+  Team& team() const { return storage_.segment("dash::Array::team").team(); }
+  const GlobalSegment& segment() const { return storage_.segment("dash::Array::segment"); }
   // Collective: every member's earlier writes are visible to every member afterwards.
-  void barrier() const { required("dash::Array::barrier").segment.barrier(); }
+  void barrier() const { storage_.segment("dash::Array::barrier").barrier(); }
 
 private:
-  struct State {
-    State(pattern_type p, Team& team)
-        : pattern(std::move(p)), segment(team, pattern.local_size(static_cast<std::size_t>(team.myid())) * sizeof(T)) {}
-    pattern_type pattern;
-    GlobalSegment segment;
-  };
+  using Storage = detail::DistributedStorage<T, pattern_type>;
 
-  const State& required(const char* function) const {
-    if (!state_) {
-      throw InvalidState(std::string(function) + ": the array is not allocated");
-    }
-    return *state_;
-  }
   void check_index(size_type i) const {
     if (i >= size()) {
       throw OutOfRange("dash::Array::at: index " + std::to_string(i) + " is outside the array's range [0, " +
                        std::to_string(size()) + ")");
     }
   }
-  const GlobalSegment* segment_ptr() const noexcept { return state_ ? &state_->segment : nullptr; }
-  const pattern_type* pattern_ptr() const noexcept { return state_ ? &state_->pattern : nullptr; }
+  const GlobalSegment* segment_ptr() const noexcept { return storage_.segment_ptr(); }
+  const pattern_type* pattern_ptr() const noexcept { return storage_.pattern_ptr(); }
 
-  std::unique_ptr<State> state_;
+  Storage storage_;
 };
 
 }  // namespace dash

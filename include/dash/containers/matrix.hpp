@@ -15,14 +15,13 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
-#include <memory>
 #include <string>
 #include <type_traits>
 #include <utility>
 
-#include <dash/comm/environment.hpp>
 #include <dash/comm/exception.hpp>
 #include <dash/comm/uniform_check.hpp>
+#include <dash/containers/detail/distributed_storage.hpp>
 #include <dash/containers/global_range.hpp>
 #include <dash/containers/local_matrix.hpp>
 #include <dash/containers/matrix_view.hpp>
@@ -92,10 +91,10 @@ public:
   ~Matrix() = default;
   Matrix(const Matrix&) = delete;
   Matrix& operator=(const Matrix&) = delete;
-  Matrix(Matrix&& other) noexcept : local(std::exchange(other.local, {})), state_(std::move(other.state_)) {}
+  Matrix(Matrix&& other) noexcept : local(std::exchange(other.local, {})), storage_(std::move(other.storage_)) {}
   Matrix& operator=(Matrix&& other) noexcept {
     local = std::exchange(other.local, {});
-    state_ = std::move(other.state_);
+    storage_ = std::move(other.storage_);
     return *this;
   }
 
@@ -103,13 +102,10 @@ public:
   // (checked). The grid must have team.size() units.
   void allocate(const SizeSpec<N>& sizes, const DistributionSpec<N>& distributions, Team& team,
                 const TeamSpec<N>& team_spec) {
-    if (state_) {
+    if (storage_.allocated()) {
       throw InvalidState("dash::Matrix::allocate: the matrix is allocated already (deallocate() it first)");
     }
-    if (team.is_freed() || team.is_null() || team.myid() < 0) {
-      throw InvalidArgument("dash::Matrix::allocate: the calling process (unit " + std::to_string(dash::myid()) +
-                            " of Team::All()) is not a member of the team the matrix is allocated on");
-    }
+    Storage::require_member(team, "dash::Matrix::allocate");
     if (team_spec.size() != team.size()) {
       throw InvalidArgument("dash::Matrix::allocate: the team grid has " + std::to_string(team_spec.size()) +
                             " units but the team has " + std::to_string(team.size()) + " members");
@@ -121,21 +117,20 @@ public:
       shape[3 * dim + 2] = distributions[dim].fixed_block_size();
     }
     comm::check_uniform(shape, "dash::Matrix::allocate", "sizes, distributions and team grid", team.mpi_comm());
-    auto state = std::make_unique<State>(pattern_type(sizes, distributions, team_spec), team);
-    local = LocalMatrix<T, N>(reinterpret_cast<T*>(state->segment.local().data()), &state->pattern,
+    storage_.allocate(pattern_type(sizes, distributions, team_spec), team);
+    local = LocalMatrix<T, N>(storage_.local_data(), storage_.pattern_ptr(),
                               static_cast<std::size_t>(team.myid()));
-    state_ = std::move(state);
   }
   // Collective: frees the memory (no-op when not allocated).
   void deallocate() {
     local = {};
-    state_.reset();
+    storage_.reset();
   }
-  bool is_allocated() const noexcept { return state_ != nullptr; }
+  bool is_allocated() const noexcept { return storage_.allocated(); }
 
-  size_type size() const noexcept { return state_ ? state_->pattern.size() : 0; }
-  size_type extent(std::size_t dim) const { return required("dash::Matrix::extent").pattern.extent(dim); }
-  const Coords& extents() const { return required("dash::Matrix::extents").pattern.extents(); }
+  size_type size() const noexcept { return storage_.allocated() ? storage_.pattern_ptr()->size() : 0; }
+  size_type extent(std::size_t dim) const { return storage_.pattern("dash::Matrix::extent").extent(dim); }
+  const Coords& extents() const { return storage_.pattern("dash::Matrix::extents").extents(); }
 
   iterator begin() { return iterator(segment_ptr(), pattern_ptr(), 0); }
   iterator end() { return iterator(segment_ptr(), pattern_ptr(), size()); }
@@ -174,9 +169,8 @@ public:
     }
   }
   reference at_coords(const Coords& coords) {
-    const State& state = required("dash::Matrix::operator()");
-    const LocalIndex where = state.pattern.local(coords);
-    return reference(GlobPtr<T>(state.segment, static_cast<int>(where.unit), where.index));
+    const LocalIndex where = storage_.pattern("dash::Matrix::operator()").local(coords);
+    return reference(GlobPtr<T>(*storage_.segment_ptr(), static_cast<int>(where.unit), where.index));
   }
 
   // Row i of a 2-d matrix (or the (N-1)-d slice at first index i): a contiguous global range.
@@ -204,44 +198,33 @@ public:
   MatrixView<T, N> col(std::size_t index) const
     requires(N == 2)
   {
-    const State& state = required("dash::Matrix::col");
-    return MatrixView<T, N>(state.segment, state.pattern, ViewSpec<N>{{0, index}, {state.pattern.extent(0), 1}});
+    const pattern_type& layout = storage_.pattern("dash::Matrix::col");
+    return MatrixView<T, N>(*storage_.segment_ptr(), layout, ViewSpec<N>{{0, index}, {layout.extent(0), 1}});
   }
   // Block b of the pattern (row-major over the block grid), as a view.
   MatrixView<T, N> block(std::size_t global_block) const {
-    const State& state = required("dash::Matrix::block");
-    return MatrixView<T, N>(state.segment, state.pattern, state.pattern.block(global_block));
+    const pattern_type& layout = storage_.pattern("dash::Matrix::block");
+    return MatrixView<T, N>(*storage_.segment_ptr(), layout, layout.block(global_block));
   }
   // Any rectangular region.
   MatrixView<T, N> sub(const ViewSpec<N>& region) const {
-    const State& state = required("dash::Matrix::sub");
-    return MatrixView<T, N>(state.segment, state.pattern, region);
+    const pattern_type& layout = storage_.pattern("dash::Matrix::sub");
+    return MatrixView<T, N>(*storage_.segment_ptr(), layout, region);
   }
 
-  const pattern_type& pattern() const { return required("dash::Matrix::pattern").pattern; }
-  Team& team() const { return required("dash::Matrix::team").segment.team(); }
-  const GlobalSegment& segment() const { return required("dash::Matrix::segment").segment; }
+  const pattern_type& pattern() const { return storage_.pattern("dash::Matrix::pattern"); }
+  Team& team() const { return storage_.segment("dash::Matrix::team").team(); }
+  const GlobalSegment& segment() const { return storage_.segment("dash::Matrix::segment"); }
   // Collective: every member's earlier writes are visible to every member afterwards.
-  void barrier() const { required("dash::Matrix::barrier").segment.barrier(); }
+  void barrier() const { storage_.segment("dash::Matrix::barrier").barrier(); }
 
 private:
-  struct State {
-    State(pattern_type p, Team& team)
-        : pattern(std::move(p)), segment(team, pattern.local_size(static_cast<std::size_t>(team.myid())) * sizeof(T)) {}
-    pattern_type pattern;
-    GlobalSegment segment;
-  };
+  using Storage = detail::DistributedStorage<T, pattern_type>;
 
-  const State& required(const char* function) const {
-    if (!state_) {
-      throw InvalidState(std::string(function) + ": the matrix is not allocated");
-    }
-    return *state_;
-  }
-  const GlobalSegment* segment_ptr() const noexcept { return state_ ? &state_->segment : nullptr; }
-  const pattern_type* pattern_ptr() const noexcept { return state_ ? &state_->pattern : nullptr; }
+  const GlobalSegment* segment_ptr() const noexcept { return storage_.segment_ptr(); }
+  const pattern_type* pattern_ptr() const noexcept { return storage_.pattern_ptr(); }
 
-  std::unique_ptr<State> state_;
+  Storage storage_;
 };
 
 }  // namespace dash

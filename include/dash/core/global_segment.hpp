@@ -28,6 +28,14 @@ struct PendingTransfer {
   std::unique_ptr<comm::MessageCount> count;  // a derived datatype must outlive the request
 };
 
+// A piece of a scattered transfer: `bytes` at byte `offset` of the target unit's memory, to or from
+// the caller's buffer at `local`.
+struct TransferPiece {
+  std::size_t offset = 0;
+  std::byte* local = nullptr;
+  std::size_t bytes = 0;
+};
+
 class GlobalSegment {
 public:
   // Collective over `team`: the caller contributes `local_bytes` (members may differ).
@@ -53,6 +61,11 @@ public:
   // `in` must stay valid until complete() returned.
   PendingTransfer start_get(int unit, std::size_t offset, void* out, std::size_t bytes) const;
   PendingTransfer start_put(int unit, std::size_t offset, const void* in, std::size_t bytes) const;
+  // One transfer for many pieces of one unit's memory (indexed datatypes on both sides): what bulk
+  // copies of non-contiguous ranges use, so that they cost one operation per unit, not per piece.
+  // At most int_count_limit() pieces of at most int_count_limit() bytes each.
+  PendingTransfer start_get(int unit, std::span<const TransferPiece> pieces) const;
+  PendingTransfer start_put(int unit, std::span<const TransferPiece> pieces) const;
   // True when `transfer` has completed (and then releases it); wait_for blocks until it has.
   bool test(PendingTransfer& transfer) const;
   void wait_for(PendingTransfer& transfer) const;

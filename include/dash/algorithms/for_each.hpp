@@ -1,0 +1,50 @@
+#pragma once
+// dash::for_each and dash::for_each_with_index: call a function on every element of a global range,
+// owner-computes.
+
+#include <cstddef>
+
+#include <dash/algorithms/detail/range_check.hpp>
+#include <dash/algorithms/local_part.hpp>
+#include <dash/core/glob_iter.hpp>
+
+namespace dash {
+
+// Collective over the team of the range's container: every unit calls its own copy of f(T&) (const T&
+// for a range of const iterators) on each of its own elements of [first, last), in increasing global
+// order of those elements. Communication: none (one allreduce of the positions in
+// DASH_CROSS_RANK_CHECKS builds). No barrier at the end: call the container's barrier() before other
+// units read elements that f changed.
+template <class T, class PatternT, class UnaryFunction>
+void for_each(GlobIter<T, PatternT> first, GlobIter<T, PatternT> last, UnaryFunction f) {
+  if (detail::check_collective_range(first, last, "dash::for_each") == 0) {
+    return;
+  }
+  const LocalPart<T, PatternT> part(first, last);
+  T* const memory = part.memory();
+  part.for_each_stretch([&](const LocalStretch& stretch) {
+    T* const begin = memory + stretch.local_begin;
+    for (std::size_t i = 0; i < stretch.length; ++i) {
+      f(begin[i]);
+    }
+  });
+}
+
+// As for_each, calling f(element, global_index), where global_index is the element's global (linear)
+// index in its container.
+template <class T, class PatternT, class IndexedFunction>
+void for_each_with_index(GlobIter<T, PatternT> first, GlobIter<T, PatternT> last, IndexedFunction f) {
+  if (detail::check_collective_range(first, last, "dash::for_each_with_index") == 0) {
+    return;
+  }
+  const LocalPart<T, PatternT> part(first, last);
+  T* const memory = part.memory();
+  part.for_each_piece([&](const LocalPiece& piece) {
+    T* const begin = memory + piece.local_begin;
+    for (std::size_t i = 0; i < piece.length; ++i) {
+      f(begin[i], piece.global_begin + i);
+    }
+  });
+}
+
+}  // namespace dash
