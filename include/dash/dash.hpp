@@ -13,6 +13,7 @@
 #include <dash/algorithms/min_max_element.hpp>
 #include <dash/algorithms/predicates.hpp>
 #include <dash/algorithms/scan.hpp>
+#include <dash/algorithms/sort.hpp>
 #include <dash/algorithms/transform.hpp>
 #include <dash/comm/algorithms.hpp>
 #include <dash/comm/allgather.hpp>

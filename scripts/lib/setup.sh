@@ -6,6 +6,7 @@ dash_packages=(
   g++ cmake make git python3
   libopenmpi-dev openmpi-bin libhwloc-dev pkg-config
   libgtest-dev valgrind
+  libboost-dev
   nlohmann-json3-dev libcli11-dev
   gnuplot-nox
 )

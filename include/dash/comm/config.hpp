@@ -31,6 +31,8 @@ struct Config {
   // DASH_SHARED_MEMORY=0: global memory on the same node is reached through RMA like remote
   // memory instead of by load/store (to exercise and measure the RMA path on one node).
   bool shared_memory_access = true;
+  // DASH_SORT_TRACE=1: dash::sort prints each unit's phase times and splitter rounds.
+  bool sort_trace = false;
   // DASH_TABLE_WINDOW_BYTES: memory per process for the rows of distributed team tables.
   std::size_t table_window_bytes = std::size_t{1} << 20;
   // DASH_COLL_<OP>=<algorithm> settings, as (variable name, algorithm) pairs.

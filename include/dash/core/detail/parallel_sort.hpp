@@ -5,12 +5,15 @@
 // its tables with it inside each group of sorters; dash::sort sorts containers with it.
 
 #include <algorithm>
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <numeric>
 #include <span>
 #include <type_traits>
 #include <vector>
+
+#include <boost/sort/pdqsort/pdqsort.hpp>
 
 #include <dash/comm/allreduce.hpp>
 #include <dash/comm/alltoall.hpp>
@@ -34,32 +37,75 @@ struct SortedSlice {
   int splitter_rounds = 0;
 };
 
+// The local sort kernel: std::stable_sort keeps equal elements in input order (what the split
+// service needs); pdqsort (Boost.Sort, pattern-defeating quicksort) is faster and unstable.
+enum class LocalSortKernel { stable, pdqsort };
+
+// Seconds the calling member spent in each phase of one parallel sort.
+struct SortPhases {
+  double local_sort = 0;
+  double splitters = 0;  // total count and splitter search
+  double exchange = 0;   // counts and the alltoallv, up to the last arrival
+  double merge = 0;      // merging received runs (inside the exchange when merging while landing)
+  int splitter_rounds = 0;
+};
+
+struct ParallelSortSettings {
+  LocalSortKernel kernel = LocalSortKernel::stable;
+  // Merge runs as they land (partial aggregation); false merges after the exchange has ended.
+  bool merge_while_landing = true;
+  // The global ranks where member k's slice ends, for k < p - 1 (non-decreasing, the same on every
+  // member); empty: balanced slices floor(k N / p).
+  std::vector<std::uint64_t> slice_ends;
+  // Filled with the phase times when set.
+  SortPhases* phases = nullptr;
+};
+
 // Collective over `group` (p members). Sorts all members' `local` elements together by `less`, a
 // strict weak order, and returns member k's slice: the elements of global ranks
 // [floor(k N / p), floor((k + 1) N / p)), N the total, so every slice has floor(N / p) or
-// ceil(N / p) elements. The sort is stable: equal elements keep the order of the members'
-// concatenated inputs (member 0's first, each member's in its input order).
+// ceil(N / p) elements (or the slices settings.slice_ends asks for). Elements are ranked by
+// (key, member, position in the member's locally sorted input); with the stable kernel that makes
+// the sort stable: equal elements keep the order of the members' concatenated inputs.
 // Cost per member with n elements: O(n lg n) to sort locally, the splitter search (a few rounds
 // typically, floor(lg n_max) + 1 at most for the largest local count n_max, each moving O(p u)
 // proposals and counts for u unresolved splitters), an alltoall of p counts, an alltoallv moving
 // each element at most once, and O(n lg p) to merge.
 template <class T, class Less>
-SortedSlice<T> parallel_sort(std::vector<T> local, Less less, const comm::Group& group) {
+SortedSlice<T> parallel_sort(std::vector<T> local, Less less, const comm::Group& group,
+                             const ParallelSortSettings& settings = {}) {
   static_assert(std::is_trivially_copyable_v<T> && std::is_default_constructible_v<T>,
                 "dash::detail::parallel_sort moves elements as bytes: T must be trivially copyable and "
                 "default-constructible");
-  std::stable_sort(local.begin(), local.end(), less);
+  using Clock = std::chrono::steady_clock;
+  const auto seconds_since = [](Clock::time_point start) {
+    return std::chrono::duration<double>(Clock::now() - start).count();
+  };
+  SortPhases phases;
+  auto phase_start = Clock::now();
+  if (settings.kernel == LocalSortKernel::stable) {
+    std::stable_sort(local.begin(), local.end(), less);
+  } else {
+    boost::sort::pdqsort(local.begin(), local.end(), less);
+  }
+  phases.local_sort = seconds_since(phase_start);
+
+  phase_start = Clock::now();
   const auto p = static_cast<std::size_t>(group.size());
   const std::uint64_t local_count = local.size();
   SortedSlice<T> slice;
   comm::allreduce(std::span<const std::uint64_t>(&local_count, 1), std::span<std::uint64_t>(&slice.global_count, 1),
                   plus{}, group);
-  const std::vector<std::uint64_t> targets = balanced_targets(slice.global_count, group.size());
+  const std::vector<std::uint64_t> targets =
+      settings.slice_ends.empty() ? balanced_targets(slice.global_count, group.size()) : settings.slice_ends;
   slice.global_first = group.rank() == 0 ? 0 : targets[static_cast<std::size_t>(group.rank()) - 1];
   const SplitPositions split =
       exact_split_positions(std::span<const T>(local), less, targets, slice.global_count, group);
   slice.splitter_rounds = split.rounds;
+  phases.splitter_rounds = split.rounds;
+  phases.splitters = seconds_since(phase_start);
 
+  phase_start = Clock::now();
   std::vector<std::size_t> send_counts(p);
   std::size_t cut = 0;
   for (std::size_t k = 0; k < p; ++k) {
@@ -73,10 +119,29 @@ SortedSlice<T> parallel_sort(std::vector<T> local, Less less, const comm::Group&
   slice.elements.resize(std::accumulate(receive_counts.begin(), receive_counts.end(), std::size_t{0}));
   RunMergeTree<T, Less> merge(slice.elements, receive_counts, less);
   auto exchange = comm::ialltoallv(local, send_counts, slice.elements, receive_counts, group);
-  exchange.for_each_arrival([&](const comm::Arrival<T>& arrival) {
-    merge.landed(static_cast<std::size_t>(arrival.source), arrival.count);
-  });
-  merge.finish();
+  if (settings.merge_while_landing) {
+    exchange.for_each_arrival([&](const comm::Arrival<T>& arrival) {
+      const auto merge_start = Clock::now();
+      merge.landed(static_cast<std::size_t>(arrival.source), arrival.count);
+      phases.merge += seconds_since(merge_start);
+    });
+    phases.exchange = seconds_since(phase_start) - phases.merge;
+    const auto finish_start = Clock::now();
+    merge.finish();
+    phases.merge += seconds_since(finish_start);
+  } else {
+    exchange.wait();
+    phases.exchange = seconds_since(phase_start);
+    const auto merge_start = Clock::now();
+    for (std::size_t source = 0; source < p; ++source) {
+      merge.landed(source, receive_counts[source]);
+    }
+    merge.finish();
+    phases.merge = seconds_since(merge_start);
+  }
+  if (settings.phases != nullptr) {
+    *settings.phases = phases;
+  }
   return slice;
 }
 
