@@ -7,7 +7,7 @@
 //   dash::sort(a.begin(), a.end(), std::less<>{}, &Particle::energy);   // with a projection
 //
 // Steps (detail/parallel_sort.hpp): each unit sorts its part of the range locally (Boost.Sort's
-// pdqsort), the units find exact splitters by iterated global histograms (an allgather and an
+// spreadsort for arithmetic types in their natural order, pdqsort otherwise), the units find exact splitters by iterated global histograms (an allgather and an
 // allreduce per round; only unsettled splitters are refined), exchange the pieces with one
 // alltoallv, and merge the received runs as they land. Every unit ends with exactly as many
 // elements of the range as it started with (perfect partitioning), also with heavy duplicates:
@@ -72,8 +72,15 @@ inline void print_sort_trace(const SortPhases& phases, std::size_t elements) {
                phases.merge);
 }
 
+// True when comp(proj(a), proj(b)) is T's natural order, which a radix kernel may sort by.
+template <class T, class Comp, class Proj>
+constexpr bool natural_order =
+    std::is_arithmetic_v<T> && std::is_same_v<Proj, std::identity> &&
+    (std::is_same_v<Comp, std::ranges::less> || std::is_same_v<Comp, std::less<>> || std::is_same_v<Comp, std::less<T>>);
+
 template <class T, class PatternT, class Less>
-void sort_range(GlobIter<T, PatternT> first, GlobIter<T, PatternT> last, Less less, const SortOptions& options) {
+void sort_range(GlobIter<T, PatternT> first, GlobIter<T, PatternT> last, Less less, bool natural,
+                const SortOptions& options) {
   constexpr const char* function = "dash::sort";
   const std::size_t n = check_collective_range(first, last, function);
   if (n == 0) {
@@ -88,7 +95,7 @@ void sort_range(GlobIter<T, PatternT> first, GlobIter<T, PatternT> last, Less le
   std::vector<std::uint64_t> counts(static_cast<std::size_t>(group.size()));
   comm::allgather(std::span<const std::uint64_t>(&mine, 1), std::span<std::uint64_t>(counts), group);
   ParallelSortSettings settings;
-  settings.kernel = LocalSortKernel::pdqsort;
+  settings.kernel = natural ? LocalSortKernel::spreadsort : LocalSortKernel::pdqsort;
   settings.merge_while_landing = options.partial_merge;
   settings.slice_ends.resize(counts.size() - 1);
   std::partial_sum(counts.begin(), counts.end() - 1, settings.slice_ends.begin());
@@ -108,6 +115,7 @@ void sort_range(GlobIter<T, PatternT> first, GlobIter<T, PatternT> last, Less le
     const auto by_key_then_position = [&less](const Positioned<T>& a, const Positioned<T>& b) {
       return less(a.value, b.value) || (!less(b.value, a.value) && a.position < b.position);
     };
+    settings.kernel = LocalSortKernel::pdqsort;
     SortedSlice<Positioned<T>> sorted = parallel_sort(std::move(local), by_key_then_position, group, settings);
     slice.reserve(sorted.elements.size());
     for (const Positioned<T>& element : sorted.elements) {
@@ -164,7 +172,7 @@ void sort(GlobIter<T, PatternT> first, GlobIter<T, PatternT> last, Comp comp = {
                      [&comp, &proj](const T& a, const T& b) {
                        return std::invoke(comp, std::invoke(proj, a), std::invoke(proj, b));
                      },
-                     options);
+                     detail::natural_order<T, Comp, Proj>, options);
 }
 
 // Anything but a container's global iterators: a clear error instead of a failed overload.

@@ -14,11 +14,13 @@
 #include <vector>
 
 #include <boost/sort/pdqsort/pdqsort.hpp>
+#include <boost/sort/spreadsort/spreadsort.hpp>
 
 #include <dash/comm/allreduce.hpp>
 #include <dash/comm/alltoall.hpp>
 #include <dash/comm/alltoallv.hpp>
 #include <dash/comm/arrival.hpp>
+#include <dash/comm/exception.hpp>
 #include <dash/comm/group.hpp>
 #include <dash/comm/ops.hpp>
 #include <dash/core/detail/exact_splitters.hpp>
@@ -38,8 +40,10 @@ struct SortedSlice {
 };
 
 // The local sort kernel: std::stable_sort keeps equal elements in input order (what the split
-// service needs); pdqsort (Boost.Sort, pattern-defeating quicksort) is faster and unstable.
-enum class LocalSortKernel { stable, pdqsort };
+// service needs); pdqsort (Boost.Sort, pattern-defeating quicksort) is faster and unstable;
+// spreadsort (Boost.Sort's radix/comparison hybrid) is faster still but sorts arithmetic types by
+// their natural order only: the caller picks it only when `less` is that order.
+enum class LocalSortKernel { stable, pdqsort, spreadsort };
 
 // Seconds the calling member spent in each phase of one parallel sort.
 struct SortPhases {
@@ -83,10 +87,20 @@ SortedSlice<T> parallel_sort(std::vector<T> local, Less less, const comm::Group&
   };
   SortPhases phases;
   auto phase_start = Clock::now();
-  if (settings.kernel == LocalSortKernel::stable) {
-    std::stable_sort(local.begin(), local.end(), less);
-  } else {
-    boost::sort::pdqsort(local.begin(), local.end(), less);
+  switch (settings.kernel) {
+    case LocalSortKernel::stable:
+      std::stable_sort(local.begin(), local.end(), less);
+      break;
+    case LocalSortKernel::spreadsort:
+      if constexpr (std::is_arithmetic_v<T>) {
+        boost::sort::spreadsort::spreadsort(local.begin(), local.end());
+        break;
+      } else {
+        throw InvalidArgument("dash::detail::parallel_sort: the spreadsort kernel sorts arithmetic types only");
+      }
+    case LocalSortKernel::pdqsort:
+      boost::sort::pdqsort(local.begin(), local.end(), less);
+      break;
   }
   phases.local_sort = seconds_since(phase_start);
 
