@@ -69,3 +69,4 @@
 #include <dash/core/split_algorithm.hpp>
 #include <dash/core/team.hpp>
 #include <dash/core/team_spec.hpp>
+#include <dash/core/view_pattern.hpp>

@@ -8,7 +8,6 @@
 
 #include <gtest/gtest.h>
 
-#include <dash/containers/matrix.hpp>
 #include <dash/dash.hpp>
 
 #include "dash_testing.hpp"
@@ -176,7 +175,7 @@ TEST(Matrix, ColumnBlockAndSubMatrixViews) {
   for (std::size_t b = 0; b < m.pattern().nblocks(); ++b) {
     const auto block = m.block(b);
     std::vector<int> fetched(block.size());
-    block.copy_to(fetched.data());
+    dash::copy(block.begin(), block.end(), fetched.data());
     for (std::size_t k = 0; k < block.size(); ++k) {
       const std::size_t i = block.region().offsets[0] + k / block.extent(1);
       const std::size_t j = block.region().offsets[1] + k % block.extent(1);
@@ -185,11 +184,41 @@ TEST(Matrix, ColumnBlockAndSubMatrixViews) {
   }
   const auto inner = m.sub(dash::ViewSpec<2>{{1, 1}, {rows - 2, cols - 1}});
   std::vector<int> fetched(inner.size());
-  inner.copy_to(fetched.data());
+  dash::copy(inner.begin(), inner.end(), fetched.data());
   for (std::size_t k = 0; k < inner.size(); ++k) {
     ok = ok && fetched[k] == static_cast<int>((1 + k / (cols - 1)) * 100 + 1 + k % (cols - 1));
   }
   EXPECT_TRUE(dash::testing::on_all_ranks(ok));
+  m.barrier();
+
+  // Algorithms on views: fill a sub-matrix, sum a column, find in a block, transform one view into another.
+  dash::fill(inner.begin(), inner.end(), -1);
+  m.barrier();
+  bool filled = true;
+  for (std::size_t i = 0; i < rows; ++i) {
+    for (std::size_t j = 0; j < cols; ++j) {
+      const bool inside = i >= 1 && i < rows - 1 && j >= 1;
+      filled = filled && static_cast<int>(m(i, j)) == (inside ? -1 : static_cast<int>(i * 100 + j));
+    }
+  }
+  EXPECT_TRUE(dash::testing::on_all_ranks(filled));
+  m.barrier();
+  const long column_sum = dash::accumulate(column.begin(), column.end(), 0L);
+  long expected_sum = static_cast<long>((rows - 1) * 100 + cols - 1) + static_cast<long>(cols - 1);  // rows 0 and rows-1
+  expected_sum += -1L * static_cast<long>(rows - 2);
+  EXPECT_EQ(column_sum, expected_sum);
+  const auto first_row = m.sub(dash::ViewSpec<2>{{0, 0}, {1, cols}});
+  const auto last_row = m.sub(dash::ViewSpec<2>{{rows - 1, 0}, {1, cols}});
+  dash::transform(first_row.begin(), first_row.end(), last_row.begin(), [](int v) { return v + 1; });
+  m.barrier();
+  bool copied = true;
+  for (std::size_t j = 0; j < cols; ++j) {
+    copied = copied && static_cast<int>(m(rows - 1, j)) == static_cast<int>(j) + 1;
+  }
+  EXPECT_TRUE(dash::testing::on_all_ranks(copied));
+  const auto found = dash::find(inner.begin(), inner.end(), 0);
+  EXPECT_EQ(found, inner.end());
+  m.barrier();
   EXPECT_THROW(static_cast<void>(m.sub(dash::ViewSpec<2>{{1, 1}, {rows, 1}})), dash::OutOfRange);
   EXPECT_THROW(static_cast<void>(column(rows, 0)), dash::OutOfRange);
   m.barrier();

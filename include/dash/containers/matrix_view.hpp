@@ -1,19 +1,20 @@
 #pragma once
 // dash::MatrixView<T, N>: a rectangular region of a matrix (a column, a block of its pattern, any
 // sub-matrix), addressed by coordinates relative to the region's corner. Elements are global
-// references; iteration is row-major over the region. copy_to() fetches the region into local memory
-// with one transfer per contiguous run of the owners' memory.
+// references; begin()/end() iterate the region row-major and work with every algorithm on global
+// ranges (dash::fill(view.begin(), view.end(), 0), dash::accumulate, dash::copy, ...). Iterators
+// stay valid while the view object and its matrix live.
 
 #include <array>
 #include <cstddef>
-#include <cstring>
 #include <string>
-#include <vector>
 
 #include <dash/comm/exception.hpp>
+#include <dash/core/glob_iter.hpp>
 #include <dash/core/glob_ref.hpp>
 #include <dash/core/global_segment.hpp>
 #include <dash/core/pattern.hpp>
+#include <dash/core/view_pattern.hpp>
 #include <dash/core/view_spec.hpp>
 
 namespace dash {
@@ -24,22 +25,19 @@ public:
   using Coords = std::array<std::size_t, N>;
   using value_type = T;
   using reference = GlobRef<T>;
+  using iterator = GlobIter<T, ViewPattern<N>>;
 
   // `region` must lie inside the pattern's extents (checked).
   MatrixView(const GlobalSegment& segment, const Pattern<N>& pattern, const ViewSpec<N>& region)
-      : segment_(&segment), pattern_(&pattern), region_(region) {
-    for (std::size_t dim = 0; dim < N; ++dim) {
-      if (region.offsets[dim] + region.extents[dim] > pattern.extent(dim)) {
-        throw OutOfRange("dash::MatrixView: the region [" + std::to_string(region.offsets[dim]) + ", " +
-                         std::to_string(region.offsets[dim] + region.extents[dim]) + ") of dimension " +
-                         std::to_string(dim) + " exceeds the matrix extent " + std::to_string(pattern.extent(dim)));
-      }
-    }
-  }
+      : segment_(&segment), view_(pattern, region) {}
 
-  const ViewSpec<N>& region() const noexcept { return region_; }
-  std::size_t extent(std::size_t dim) const noexcept { return region_.extents[dim]; }
-  std::size_t size() const noexcept { return region_.size(); }
+  const ViewSpec<N>& region() const noexcept { return view_.region(); }
+  std::size_t extent(std::size_t dim) const noexcept { return view_.extent(dim); }
+  std::size_t size() const noexcept { return view_.size(); }
+  const ViewPattern<N>& pattern() const noexcept { return view_; }
+
+  iterator begin() const { return iterator(segment_, &view_, 0); }
+  iterator end() const { return iterator(segment_, &view_, size()); }
 
   // The element at view coordinates (i, j, ...).
   template <std::convertible_to<std::size_t>... Indices>
@@ -48,67 +46,22 @@ public:
     return at_coords(Coords{static_cast<std::size_t>(indices)...});
   }
   reference at_coords(const Coords& view_coords) const {
-    Coords global{};
+    std::size_t position = 0;
     for (std::size_t dim = 0; dim < N; ++dim) {
-      if (view_coords[dim] >= region_.extents[dim]) {
+      if (view_coords[dim] >= extent(dim)) {
         throw OutOfRange("dash::MatrixView: index " + std::to_string(view_coords[dim]) + " of dimension " +
-                         std::to_string(dim) + " is outside [0, " + std::to_string(region_.extents[dim]) + ")");
+                         std::to_string(dim) + " is outside [0, " + std::to_string(extent(dim)) + ")");
       }
-      global[dim] = region_.offsets[dim] + view_coords[dim];
+      position = position * extent(dim) + view_coords[dim];
     }
-    const LocalIndex where = pattern_->local(global);
-    return reference(GlobPtr<T>(*segment_, static_cast<int>(where.unit), where.index));
+    return (*this)[position];
   }
   // The i-th element in row-major order of the view.
-  reference operator[](std::size_t index) const {
-    Coords coords{};
-    for (std::size_t dim = N; dim-- > 0;) {
-      coords[dim] = index % region_.extents[dim];
-      index /= region_.extents[dim];
-    }
-    return at_coords(coords);
-  }
-
-  // Copies the region, row-major, into `out` (size() elements). One-sided, not collective: each run
-  // of consecutive elements along the last dimension that one unit stores contiguously is one
-  // transfer, all started before any completes.
-  void copy_to(T* out) const {
-    if (size() == 0) {
-      return;
-    }
-    std::vector<PendingTransfer> pending;
-    const std::size_t width = region_.extents[N - 1];
-    const std::size_t lines = size() / width;
-    for (std::size_t line = 0; line < lines; ++line) {
-      Coords coords{};
-      std::size_t rest = line;
-      for (std::size_t dim = N - 1; dim-- > 0;) {
-        coords[dim] = region_.offsets[dim] + rest % region_.extents[dim];
-        rest /= region_.extents[dim];
-      }
-      coords[N - 1] = region_.offsets[N - 1];
-      const std::size_t first = pattern_->linear(coords);
-      T* destination = out + line * width;
-      pattern_->for_each_run(first, first + width, [&](const Run& run) {
-        T* target = destination + (run.global_begin - first);
-        const auto unit = static_cast<int>(run.unit);
-        const std::size_t bytes = run.length * sizeof(T);
-        if (const std::byte* memory = segment_->direct(unit); memory != nullptr) {
-          std::memcpy(target, memory + run.local_begin * sizeof(T), bytes);
-        } else {
-          pending.push_back(segment_->start_get(unit, run.local_begin * sizeof(T), target, bytes));
-        }
-      });
-    }
-    for (PendingTransfer& transfer : pending) {
-      segment_->wait_for(transfer);
-    }
-  }
+  reference operator[](std::size_t position) const { return *(begin() + static_cast<std::ptrdiff_t>(position)); }
 
 private:
   const GlobalSegment* segment_;
-  const Pattern<N>* pattern_;
-  ViewSpec<N> region_;
+  ViewPattern<N> view_;
 };
 
 }  // namespace dash
