@@ -55,6 +55,7 @@
 #include <dash/containers/local_matrix.hpp>
 #include <dash/containers/local_range.hpp>
 #include <dash/containers/matrix.hpp>
+#include <dash/containers/matrix_view.hpp>
 #include <dash/core/atomic.hpp>
 #include <dash/core/distribution.hpp>
 #include <dash/core/distribution_spec.hpp>
@@ -70,3 +71,4 @@
 #include <dash/core/team.hpp>
 #include <dash/core/team_spec.hpp>
 #include <dash/core/view_pattern.hpp>
+#include <dash/core/view_spec.hpp>
