@@ -10,6 +10,7 @@
 #include <dash/algorithms/for_each.hpp>
 #include <dash/algorithms/generate.hpp>
 #include <dash/algorithms/local_part.hpp>
+#include <dash/algorithms/matvec.hpp>
 #include <dash/algorithms/min_max_element.hpp>
 #include <dash/algorithms/predicates.hpp>
 #include <dash/algorithms/scan.hpp>
