@@ -19,6 +19,16 @@ MPI_Aint as_window_size(std::size_t bytes) {
 }  // namespace
 
 NodeWindow::NodeWindow(MPI_Comm comm, std::size_t local_bytes, bool direct_access) : local_bytes_(local_bytes) {
+  try {
+    open(comm, direct_access);
+  } catch (...) {
+    release();  // a failed construction leaves no window or communicator behind
+    throw;
+  }
+}
+
+void NodeWindow::open(MPI_Comm comm, bool direct_access) {
+  const std::size_t local_bytes = local_bytes_;
   int rank = 0;
   int size = 0;
   check_mpi(MPI_Comm_rank(comm, &rank), "dash::comm::NodeWindow: MPI_Comm_rank");
@@ -40,7 +50,9 @@ NodeWindow::NodeWindow(MPI_Comm comm, std::size_t local_bytes, bool direct_acces
             "dash::comm::NodeWindow: MPI_Win_create");
   check_mpi(MPI_Win_set_errhandler(rma_, MPI_ERRORS_RETURN), "dash::comm::NodeWindow: MPI_Win_set_errhandler");
   check_mpi(MPI_Win_lock_all(MPI_MODE_NOCHECK, shared_), "dash::comm::NodeWindow: MPI_Win_lock_all");
+  locked_shared_ = true;
   check_mpi(MPI_Win_lock_all(MPI_MODE_NOCHECK, rma_), "dash::comm::NodeWindow: MPI_Win_lock_all");
+  locked_rma_ = true;
 
   // Which members share the node: each node member's rank in `comm`, then its base address.
   int node_size = 0;
@@ -63,17 +75,29 @@ NodeWindow::NodeWindow(MPI_Comm comm, std::size_t local_bytes, bool direct_acces
   }
 }
 
-NodeWindow::~NodeWindow() {
+NodeWindow::~NodeWindow() { release(); }
+
+void NodeWindow::release() noexcept {
   int finalized = 0;
   MPI_Finalized(&finalized);
   if (finalized != 0) {
     return;
   }
-  MPI_Win_unlock_all(rma_);
-  MPI_Win_unlock_all(shared_);
-  MPI_Win_free(&rma_);
-  MPI_Win_free(&shared_);
-  MPI_Comm_free(&node_);
+  if (rma_ != MPI_WIN_NULL) {
+    if (locked_rma_) {
+      MPI_Win_unlock_all(rma_);
+    }
+    MPI_Win_free(&rma_);
+  }
+  if (shared_ != MPI_WIN_NULL) {
+    if (locked_shared_) {
+      MPI_Win_unlock_all(shared_);
+    }
+    MPI_Win_free(&shared_);
+  }
+  if (node_ != MPI_COMM_NULL) {
+    MPI_Comm_free(&node_);
+  }
 }
 
 void NodeWindow::flush(int rank) const { check_mpi(MPI_Win_flush(rank, rma_), "dash::comm::NodeWindow: MPI_Win_flush"); }

@@ -25,6 +25,21 @@ Team& member_team(Team& team) {
 
 MPI_Aint displacement(std::size_t offset) { return static_cast<MPI_Aint>(offset); }
 
+std::unique_ptr<comm::NodeWindow> open_window(Team& team, std::size_t local_bytes) {
+  try {
+    return std::make_unique<comm::NodeWindow>(team.mpi_comm(), local_bytes, comm::config().shared_memory_access);
+  } catch (const MpiError& error) {
+#if defined(OMPI_MAJOR_VERSION) && OMPI_MAJOR_VERSION < 5
+    if (comm::provided_thread_level() == comm::ThreadLevel::multiple) {
+      throw InvalidState(std::string(error.what()) +
+                         " (Open MPI 4 has no correct one-sided component for windows under MPI_THREAD_MULTIPLE, "
+                         "which DASH_PROGRESS_THREAD=1 needs; see docs/configuration.md)");
+    }
+#endif
+    throw;
+  }
+}
+
 // A committed datatype, freed at scope exit (MPI lets a pending transfer finish with a freed type).
 class CommittedType {
 public:
@@ -81,7 +96,7 @@ PendingTransfer start_pieces(int unit, std::span<const TransferPiece> pieces, co
 GlobalSegment::GlobalSegment(Team& team, std::size_t local_bytes)
     : team_(&member_team(team)),
       myid_(team.myid()),
-      window_(std::make_unique<comm::NodeWindow>(team.mpi_comm(), local_bytes, comm::config().shared_memory_access)) {}
+      window_(open_window(team, local_bytes)) {}
 
 GlobalSegment::~GlobalSegment() = default;
 

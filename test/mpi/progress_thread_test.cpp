@@ -122,4 +122,18 @@ TEST(ProgressThread, DestroyingARunningRequestCompletesIt) {
   EXPECT_TRUE(dash::testing::on_all_ranks(ok));
 }
 
+#if defined(OMPI_MAJOR_VERSION) && OMPI_MAJOR_VERSION < 5
+// Open MPI 4's one-sided components are wrong or absent under MPI_THREAD_MULTIPLE: allocating global
+// memory says so, on every unit, instead of failing obscurely (docs/configuration.md).
+TEST(ProgressThread, GlobalMemoryExplainsTheOpenMpiLimit) {
+  bool explained = false;
+  try {
+    dash::Array<int> a(8);
+  } catch (const dash::InvalidState& error) {
+    explained = std::string_view(error.what()).find("MPI_THREAD_MULTIPLE") != std::string_view::npos;
+  }
+  EXPECT_TRUE(dash::testing::on_all_ranks(explained));
+}
+#endif
+
 }  // namespace

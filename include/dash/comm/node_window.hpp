@@ -47,12 +47,17 @@ public:
   void sync() const;
 
 private:
+  void open(MPI_Comm comm, bool direct_access);
+  void release() noexcept;
+
   MPI_Comm node_ = MPI_COMM_NULL;
   MPI_Win shared_ = MPI_WIN_NULL;
   MPI_Win rma_ = MPI_WIN_NULL;
   std::byte* local_ = nullptr;
   std::size_t local_bytes_ = 0;
   std::vector<std::byte*> peers_;
+  bool locked_shared_ = false;
+  bool locked_rma_ = false;
 };
 
 }  // namespace dash::comm
