@@ -75,7 +75,7 @@ function(dash_add_unit_test name)
   add_executable(${name} ${ARG_SOURCES})
   target_link_libraries(${name} PRIVATE GTest::gtest_main dash_warnings ${ARG_LIBS})
   target_include_directories(${name} PRIVATE ${PROJECT_SOURCE_DIR}/test/support)
-  gtest_discover_tests(${name} TEST_PREFIX "unit." PROPERTIES LABELS "unit" TIMEOUT 60
+  gtest_discover_tests(${name} TEST_PREFIX "unit." PROPERTIES LABELS "unit" TIMEOUT 180
                        DISCOVERY_TIMEOUT 60)
 endfunction()
 
