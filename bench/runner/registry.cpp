@@ -18,6 +18,8 @@ std::vector<Case>& catalogue() {
 
 }  // namespace
 
+void Workload::prepare(Side) {}
+
 std::vector<double> Workload::extra_metrics(Side) { return {}; }
 
 std::vector<int> one_and_all_ranks(int job_size) {

@@ -37,6 +37,9 @@ public:
   virtual ~Workload() = default;
   virtual void run_impl() = 0;
   virtual void run_baseline() = 0;
+  // Called before every run of `side` (warm-up, timed and verification), outside the timing:
+  // restores what a run consumes, e.g. the input of an in-place sort. Does nothing by default.
+  virtual void prepare(Side side);
   // Restores the inputs and overwrites the outputs with garbage, so that the next run has to
   // produce everything verify() checks (otherwise a broken implementation could pass on the
   // output the baseline left behind). Never timed.
@@ -82,6 +85,9 @@ struct Case {
   std::function<std::size_t(std::size_t size)> calls_per_run;
   // What Workload::extra_metrics reports; none by default.
   std::vector<ExtraMetric> extra_metrics = {};
+  // The sizes define the problem (e.g. the classes of an NPB kernel): under --size N the case runs
+  // only when N is one of its full sweep's sizes, and is left out otherwise.
+  bool only_own_sizes = false;
 
   std::string id() const { return suite + "/" + name; }
 };

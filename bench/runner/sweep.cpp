@@ -1,5 +1,6 @@
 #include "runner/sweep.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -39,13 +40,35 @@ private:
   MPI_Comm comm_ = MPI_COMM_NULL;
 };
 
-// Collective over `world`: runs `run` once more on fresh inputs and checks its output on every
+void run_side(Workload& workload, Side side) {
+  if (side == Side::impl) {
+    workload.run_impl();
+  } else {
+    workload.run_baseline();
+  }
+}
+
+// Collective over `world`: prepares `side` (untimed), then times one run of it.
+// `workload` is null on idle ranks.
+double timed_run(MPI_Comm world, Workload* workload, Side side) {
+  if (workload != nullptr) {
+    workload->prepare(side);
+  }
+  return time_slowest_rank(world, [&] {
+    if (workload != nullptr) {
+      run_side(*workload, side);
+    }
+  });
+}
+
+// Collective over `world`: runs `side` once more on fresh inputs and checks its output on every
 // active rank. `workload` is null on idle ranks.
-bool verified_everywhere(MPI_Comm world, Workload* workload, void (Workload::*run)()) {
+bool verified_everywhere(MPI_Comm world, Workload* workload, Side side) {
   int correct = 1;
   if (workload != nullptr) {
     workload->reset();
-    (workload->*run)();
+    workload->prepare(side);
+    run_side(*workload, side);
     correct = workload->verify() ? 1 : 0;
   }
   comm::check_mpi(MPI_Allreduce(MPI_IN_PLACE, &correct, 1, MPI_INT, MPI_MIN, world),
@@ -98,22 +121,12 @@ Result run_point(const SweepPoint& point, const RunOptions& options, MPI_Comm wo
     workload =
         point.bench_case->make_workload(Problem{point.size, point.active_ranks, team.comm()});
   }
-  const auto run_impl = [&] {
-    if (workload) {
-      workload->run_impl();
-    }
-  };
-  const auto run_baseline = [&] {
-    if (workload) {
-      workload->run_baseline();
-    }
-  };
 
   // Alternating the two in one run exposes both to the same machine state (frequency, other
   // load), which makes their ratio more stable than the times themselves.
   for (int rep = 0; rep < options.warmup_reps; ++rep) {
-    time_slowest_rank(world, run_impl);
-    time_slowest_rank(world, run_baseline);
+    timed_run(world, workload.get(), Side::impl);
+    timed_run(world, workload.get(), Side::baseline);
   }
   const auto& calls_per_run = point.bench_case->calls_per_run;
   const double calls = calls_per_run ? static_cast<double>(calls_per_run(point.size)) : 1.0;
@@ -122,15 +135,14 @@ Result run_point(const SweepPoint& point, const RunOptions& options, MPI_Comm wo
   ExtraSamples impl_extra(*point.bench_case);
   ExtraSamples baseline_extra(*point.bench_case);
   for (int rep = 0; rep < options.timed_reps; ++rep) {
-    impl_times.push_back(time_slowest_rank(world, run_impl) / calls);
+    impl_times.push_back(timed_run(world, workload.get(), Side::impl) / calls);
     impl_extra.record(workload.get(), Side::impl);
-    baseline_times.push_back(time_slowest_rank(world, run_baseline) / calls);
+    baseline_times.push_back(timed_run(world, workload.get(), Side::baseline) / calls);
     baseline_extra.record(workload.get(), Side::baseline);
   }
 
-  const bool impl_verified = verified_everywhere(world, workload.get(), &Workload::run_impl);
-  const bool baseline_verified =
-      verified_everywhere(world, workload.get(), &Workload::run_baseline);
+  const bool impl_verified = verified_everywhere(world, workload.get(), Side::impl);
+  const bool baseline_verified = verified_everywhere(world, workload.get(), Side::baseline);
   return Result{point,
                 options.timed_reps,
                 summarize(std::move(impl_times)),
@@ -167,8 +179,14 @@ std::vector<SweepPoint> plan_sweep(const std::vector<const Case*>& cases,
                                    const RunOptions& options, int job_size) {
   std::vector<SweepPoint> plan;
   for (const Case* bench_case : cases) {
-    const std::vector<std::size_t> sizes =
+    std::vector<std::size_t> sizes =
         options.size ? std::vector<std::size_t>{*options.size} : bench_case->sizes(options.sweep);
+    if (options.size && bench_case->only_own_sizes) {
+      const std::vector<std::size_t> own = bench_case->sizes(Sweep::full);
+      if (std::find(own.begin(), own.end(), *options.size) == own.end()) {
+        sizes.clear();
+      }
+    }
     for (const std::size_t size : sizes) {
       for (const int active_ranks : bench_case->active_rank_counts(job_size)) {
         plan.push_back(SweepPoint{bench_case, size, active_ranks});

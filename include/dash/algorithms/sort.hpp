@@ -7,7 +7,7 @@
 //   dash::sort(a.begin(), a.end(), std::less<>{}, &Particle::energy);   // with a projection
 //
 // Steps (detail/parallel_sort.hpp): each unit sorts its part of the range locally (Boost.Sort's
-// spreadsort for arithmetic types in their natural order, pdqsort otherwise), the units find exact splitters by iterated global histograms (an allgather and an
+// pdqsort, branchless for scalar keys), the units find exact splitters by iterated global histograms (an allgather and an
 // allreduce per round; only unsettled splitters are refined), exchange the pieces with one
 // alltoallv, and merge the received runs as they land. Every unit ends with exactly as many
 // elements of the range as it started with (perfect partitioning), also with heavy duplicates:
@@ -26,6 +26,7 @@
 #include <cstdio>
 #include <functional>
 #include <iterator>
+#include <memory>
 #include <numeric>
 #include <span>
 #include <type_traits>
@@ -72,14 +73,12 @@ inline void print_sort_trace(const SortPhases& phases, std::size_t elements) {
                phases.merge);
 }
 
-// True when comp(proj(a), proj(b)) is T's natural order, which a radix kernel may sort by.
-template <class T, class Comp, class Proj>
-constexpr bool natural_order =
-    std::is_arithmetic_v<T> && std::is_same_v<Proj, std::identity> &&
-    (std::is_same_v<Comp, std::ranges::less> || std::is_same_v<Comp, std::less<>> || std::is_same_v<Comp, std::less<T>>);
+// True when the compared keys are scalars: then pdqsort's branchless partitioning pays.
+template <class T, class Proj>
+constexpr bool scalar_keys = std::is_scalar_v<std::remove_cvref_t<std::invoke_result_t<Proj&, const T&>>>;
 
 template <class T, class PatternT, class Less>
-void sort_range(GlobIter<T, PatternT> first, GlobIter<T, PatternT> last, Less less, bool natural,
+void sort_range(GlobIter<T, PatternT> first, GlobIter<T, PatternT> last, Less less, bool scalar,
                 const SortOptions& options) {
   constexpr const char* function = "dash::sort";
   const std::size_t n = check_collective_range(first, last, function);
@@ -95,64 +94,74 @@ void sort_range(GlobIter<T, PatternT> first, GlobIter<T, PatternT> last, Less le
   std::vector<std::uint64_t> counts(static_cast<std::size_t>(group.size()));
   comm::allgather(std::span<const std::uint64_t>(&mine, 1), std::span<std::uint64_t>(counts), group);
   ParallelSortSettings settings;
-  settings.kernel = natural ? LocalSortKernel::spreadsort : LocalSortKernel::pdqsort;
+  settings.kernel = scalar ? LocalSortKernel::pdqsort_branchless : LocalSortKernel::pdqsort;
   settings.merge_while_landing = options.partial_merge;
   settings.slice_ends.resize(counts.size() - 1);
   std::partial_sum(counts.begin(), counts.end() - 1, settings.slice_ends.begin());
   SortPhases phases;
   settings.phases = &phases;
+  const std::uint64_t slice_first =
+      group.rank() == 0 ? 0 : settings.slice_ends[static_cast<std::size_t>(group.rank()) - 1];
 
-  // The sorted slice, packed in part order.
-  std::vector<T> slice;
+  // The slice can land straight in the unit's memory when its part of the range is one stretch of
+  // local memory holding exactly the positions the slice covers.
+  std::size_t pieces = 0;
+  bool in_place = true;
+  T* own = nullptr;
+  part.for_each_piece([&](const LocalPiece& piece) {
+    in_place = in_place && pieces == 0 && piece.global_begin == first.pos() + slice_first && piece.length == part.size();
+    own = part.memory() + piece.local_begin;
+    ++pieces;
+  });
+  const std::size_t size = part.size();
+  // Scratch memory is not value-initialised: every element is written before it is read.
+  std::unique_ptr<T[]> placed;
+  const auto slice_target = [&](std::size_t received) {
+    if (in_place) {
+      return std::span<T>(own, received);
+    }
+    placed = std::make_unique_for_overwrite<T[]>(received);
+    return std::span<T>(placed.get(), received);
+  };
+
   if (options.stable) {
-    std::vector<Positioned<T>> local;
-    local.reserve(part.size());
+    auto local = std::make_unique_for_overwrite<Positioned<T>[]>(size);
+    std::size_t next = 0;
     part.for_each_piece([&](const LocalPiece& piece) {
       for (std::size_t i = 0; i < piece.length; ++i) {
-        local.push_back(Positioned<T>{part.memory()[piece.local_begin + i], piece.global_begin + i});
+        local[next++] = Positioned<T>{part.memory()[piece.local_begin + i], piece.global_begin + i};
       }
     });
     const auto by_key_then_position = [&less](const Positioned<T>& a, const Positioned<T>& b) {
       return less(a.value, b.value) || (!less(b.value, a.value) && a.position < b.position);
     };
-    settings.kernel = LocalSortKernel::pdqsort;
-    SortedSlice<Positioned<T>> sorted = parallel_sort(std::move(local), by_key_then_position, group, settings);
-    slice.reserve(sorted.elements.size());
-    for (const Positioned<T>& element : sorted.elements) {
-      slice.push_back(element.value);
+    std::unique_ptr<Positioned<T>[]> received;
+    parallel_sort_into(std::span<Positioned<T>>(local.get(), size), by_key_then_position, group, settings,
+                       [&](std::size_t count) {
+                         received = std::make_unique_for_overwrite<Positioned<T>[]>(count);
+                         return std::span<Positioned<T>>(received.get(), count);
+                       });
+    const std::span<T> target = slice_target(size);
+    for (std::size_t i = 0; i < size; ++i) {
+      target[i] = received[i].value;
     }
   } else {
-    std::vector<T> local(part.size());
+    auto local = std::make_unique_for_overwrite<T[]>(size);
     part.for_each_stretch([&](const LocalStretch& stretch) {
-      std::copy_n(part.memory() + stretch.local_begin, stretch.length, local.begin() + static_cast<std::ptrdiff_t>(stretch.part_offset));
+      std::copy_n(part.memory() + stretch.local_begin, stretch.length, local.get() + stretch.part_offset);
     });
-    slice = std::move(parallel_sort(std::move(local), less, group, settings).elements);
+    parallel_sort_into(std::span<T>(local.get(), size), less, group, settings, slice_target);
   }
-
-  // Where the slice goes: straight back into the unit's own memory when its part of the range is
-  // the contiguous stretch of positions the slice covers, else to those positions in bulk.
-  const std::uint64_t slice_first = group.rank() == 0 ? 0 : settings.slice_ends[static_cast<std::size_t>(group.rank()) - 1];
-  bool in_place = true;
-  std::size_t pieces = 0;
-  part.for_each_piece([&](const LocalPiece& piece) {
-    in_place = in_place && pieces == 0 && piece.global_begin == first.pos() + slice_first && piece.length == part.size();
-    ++pieces;
-  });
-  std::size_t stretches = 0;
-  part.for_each_stretch([&](const LocalStretch&) { ++stretches; });
-  if (in_place && stretches <= 1) {
-    part.for_each_stretch(
-        [&](const LocalStretch& stretch) { std::copy(slice.begin(), slice.end(), part.memory() + stretch.local_begin); });
-  } else {
+  if (!in_place) {
     // Safe without a barrier first: the exchange completed only after every unit had packed its part.
-    copy(slice.data(), slice.data() + slice.size(), first + static_cast<std::ptrdiff_t>(slice_first));
+    copy(placed.get(), placed.get() + size, first + static_cast<std::ptrdiff_t>(slice_first));
   }
   segment.barrier();
   if (options.phases != nullptr) {
     *options.phases = phases;
   }
   if (comm::config().sort_trace) {
-    print_sort_trace(phases, slice.size());
+    print_sort_trace(phases, size);
   }
 }
 
@@ -172,7 +181,7 @@ void sort(GlobIter<T, PatternT> first, GlobIter<T, PatternT> last, Comp comp = {
                      [&comp, &proj](const T& a, const T& b) {
                        return std::invoke(comp, std::invoke(proj, a), std::invoke(proj, b));
                      },
-                     detail::natural_order<T, Comp, Proj>, options);
+                     detail::scalar_keys<T, Proj>, options);
 }
 
 // Anything but a container's global iterators: a clear error instead of a failed overload.
