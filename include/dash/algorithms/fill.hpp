@@ -1,11 +1,9 @@
 #pragma once
 // dash::fill: set every element of a global range to one value, owner-computes.
 
-#include <cstddef>
 #include <type_traits>
 
-#include <dash/algorithms/detail/range_check.hpp>
-#include <dash/algorithms/local_part.hpp>
+#include <dash/algorithms/detail/each_own_element.hpp>
 #include <dash/core/glob_iter.hpp>
 
 namespace dash {
@@ -17,17 +15,8 @@ namespace dash {
 template <class T, class PatternT>
 void fill(GlobIter<T, PatternT> first, GlobIter<T, PatternT> last, const std::type_identity_t<T>& value) {
   static_assert(!std::is_const_v<T>, "dash::fill: the range must be writable (not of const iterators)");
-  if (detail::check_collective_range(first, last, "dash::fill") == 0) {
-    return;
-  }
-  const LocalPart<T, PatternT> part(first, last);
-  T* const memory = part.memory();
-  part.for_each_stretch([&](const LocalStretch& stretch) {
-    T* const begin = memory + stretch.local_begin;
-    for (std::size_t i = 0; i < stretch.length; ++i) {
-      begin[i] = value;
-    }
-  });
+  const auto assign = [&value](T& element) { element = value; };
+  detail::each_own_element(first, last, "dash::fill", assign);
 }
 
 }  // namespace dash

@@ -4,6 +4,7 @@
 
 #include <cstddef>
 
+#include <dash/algorithms/detail/each_own_element.hpp>
 #include <dash/algorithms/detail/range_check.hpp>
 #include <dash/algorithms/local_part.hpp>
 #include <dash/core/glob_iter.hpp>
@@ -17,17 +18,7 @@ namespace dash {
 // units read elements that f changed.
 template <class T, class PatternT, class UnaryFunction>
 void for_each(GlobIter<T, PatternT> first, GlobIter<T, PatternT> last, UnaryFunction f) {
-  if (detail::check_collective_range(first, last, "dash::for_each") == 0) {
-    return;
-  }
-  const LocalPart<T, PatternT> part(first, last);
-  T* const memory = part.memory();
-  part.for_each_stretch([&](const LocalStretch& stretch) {
-    T* const begin = memory + stretch.local_begin;
-    for (std::size_t i = 0; i < stretch.length; ++i) {
-      f(begin[i]);
-    }
-  });
+  detail::each_own_element(first, last, "dash::for_each", f);
 }
 
 // As for_each, calling f(element, global_index), where global_index is the element's global (linear)

@@ -1,11 +1,9 @@
 #pragma once
 // dash::generate: assign generated values to every element of a global range, owner-computes.
 
-#include <cstddef>
 #include <type_traits>
 
-#include <dash/algorithms/detail/range_check.hpp>
-#include <dash/algorithms/local_part.hpp>
+#include <dash/algorithms/detail/each_own_element.hpp>
 #include <dash/core/glob_iter.hpp>
 
 namespace dash {
@@ -18,17 +16,8 @@ namespace dash {
 template <class T, class PatternT, class Generator>
 void generate(GlobIter<T, PatternT> first, GlobIter<T, PatternT> last, Generator gen) {
   static_assert(!std::is_const_v<T>, "dash::generate: the range must be writable (not of const iterators)");
-  if (detail::check_collective_range(first, last, "dash::generate") == 0) {
-    return;
-  }
-  const LocalPart<T, PatternT> part(first, last);
-  T* const memory = part.memory();
-  part.for_each_stretch([&](const LocalStretch& stretch) {
-    T* const begin = memory + stretch.local_begin;
-    for (std::size_t i = 0; i < stretch.length; ++i) {
-      begin[i] = gen();
-    }
-  });
+  const auto assign = [&gen](T& element) { element = gen(); };
+  detail::each_own_element(first, last, "dash::generate", assign);
 }
 
 }  // namespace dash
