@@ -486,6 +486,25 @@ TEST(Sort, LargerInputs) {
   }
 }
 
+// Every local kernel gives the same result (the kernel is a measurement knob only).
+TEST(Sort, EveryLocalKernelSortsAlike) {
+  const std::size_t n = 5000;
+  for (const dash::Distribution& distribution : {dash::BLOCKED, dash::CYCLIC}) {
+    dash::Array<Item> items(n, distribution);
+    for (const dash::SortKernel kernel : {dash::SortKernel::pdqsort, dash::SortKernel::pdqsort_branchless,
+                                          dash::SortKernel::std_stable_sort}) {
+      for (const bool stable : {false, true}) {
+        SCOPED_TRACE(describe(distribution, n, {0, n}) + " kernel " + std::to_string(static_cast<int>(kernel)));
+        dash::SortOptions options;
+        options.kernel = kernel;
+        options.stable = stable;
+        write(items, shaped_input<Item>(Shape::heavy_duplicates, n, 11));
+        expect_sorts_like_std(items, {0, n}, options, ByKey{});
+      }
+    }
+  }
+}
+
 // Both halves of Team::All() sort an array of their own at the same time, of different sizes.
 TEST(Sort, ArraysOnASubTeam) {
   Team& half = Team::All().split(P() >= 2 ? 2 : 1);

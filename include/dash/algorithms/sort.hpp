@@ -45,6 +45,9 @@ namespace dash {
 // Where each phase of a sort spent the calling unit's time.
 using SortPhases = detail::SortPhases;
 
+// The local sort kernel; automatic picks pdqsort, branchless for scalar keys.
+enum class SortKernel { automatic, pdqsort, pdqsort_branchless, std_stable_sort };
+
 struct SortOptions {
   // Equal elements keep their order in the range (like std::stable_sort). Costs 8 bytes per
   // element more in the exchange.
@@ -52,6 +55,8 @@ struct SortOptions {
   // Merge received runs while the exchange runs (partial aggregation); false merges after it ends
   // (for measuring what the overlap gains).
   bool partial_merge = true;
+  // The local sort kernel (for measurement; the result does not depend on it).
+  SortKernel kernel = SortKernel::automatic;
   // When set, receives the calling unit's phase times.
   SortPhases* phases = nullptr;
 };
@@ -94,7 +99,20 @@ void sort_range(GlobIter<T, PatternT> first, GlobIter<T, PatternT> last, Less le
   std::vector<std::uint64_t> counts(static_cast<std::size_t>(group.size()));
   comm::allgather(std::span<const std::uint64_t>(&mine, 1), std::span<std::uint64_t>(counts), group);
   ParallelSortSettings settings;
-  settings.kernel = scalar ? LocalSortKernel::pdqsort_branchless : LocalSortKernel::pdqsort;
+  switch (options.kernel) {
+    case SortKernel::automatic:
+      settings.kernel = scalar ? LocalSortKernel::pdqsort_branchless : LocalSortKernel::pdqsort;
+      break;
+    case SortKernel::pdqsort:
+      settings.kernel = LocalSortKernel::pdqsort;
+      break;
+    case SortKernel::pdqsort_branchless:
+      settings.kernel = LocalSortKernel::pdqsort_branchless;
+      break;
+    case SortKernel::std_stable_sort:
+      settings.kernel = LocalSortKernel::stable;
+      break;
+  }
   settings.merge_while_landing = options.partial_merge;
   settings.slice_ends.resize(counts.size() - 1);
   std::partial_sum(counts.begin(), counts.end() - 1, settings.slice_ends.begin());
