@@ -1,0 +1,98 @@
+#pragma once
+// neighbor_alltoallw: a personalised exchange with explicitly listed peers in which every message
+// has its own layout (MPI_Ineighbor_alltoallw's role, without building a graph communicator):
+// the halo exchange of a stencil, whose faces are boxes of different shapes (seed 004 §5.1).
+//
+// Each member lists what it sends (peer, base, layout) and what it receives. Between two members,
+// the k-th send one lists towards the other matches the k-th receive the other lists from it, so
+// both sides must list their channels with a given peer in the same order, with equal byte counts.
+// Data moves as one message per channel with the layout's derived datatype: no packing. The call
+// is collective in the sense of tags: all members of `group` call it in the same order as their
+// other collectives on the group, and its messages never match theirs.
+//
+// The request reports each receive the moment its data is in place (partial completion), so a
+// stencil can update the cells next to one face while others are still in flight.
+
+#include <cstddef>
+#include <span>
+#include <vector>
+
+#include <mpi.h>
+
+#include <dash/comm/group.hpp>
+#include <dash/comm/layout.hpp>
+
+namespace dash::comm {
+
+struct SendChannel {
+  int peer = 0;  // group rank
+  const void* base = nullptr;
+  Layout layout;
+};
+
+struct ReceiveChannel {
+  int peer = 0;  // group rank
+  void* base = nullptr;
+  Layout layout;
+};
+
+class NeighborRequest {
+public:
+  // An empty request: complete, nothing to report.
+  NeighborRequest() = default;
+  NeighborRequest(NeighborRequest&& other) noexcept;
+  NeighborRequest& operator=(NeighborRequest&& other) noexcept;
+  NeighborRequest(const NeighborRequest&) = delete;
+  NeighborRequest& operator=(const NeighborRequest&) = delete;
+  // Completes the exchange first (blocking): buffers are never left in MPI's hands.
+  ~NeighborRequest();
+
+  // Advances the exchange; true once every send and receive completed.
+  bool test();
+  void wait();
+  bool done() const noexcept { return pending_ == 0; }
+
+  // Calls f(receive index) for every receive that completed and was not reported yet, without
+  // waiting; true once the whole exchange completed.
+  template <class F>
+  bool test_arrivals(F&& f) {
+    const bool complete = test();
+    for (const std::size_t index : arrived_) {
+      f(index);
+    }
+    arrived_.clear();
+    return complete;
+  }
+
+  // Calls f(receive index) for each receive as it completes; returns when all are done.
+  template <class F>
+  void for_each_arrival(F&& f) {
+    while (!test_arrivals(f)) {
+    }
+  }
+
+private:
+  friend NeighborRequest ineighbor_alltoallw(std::span<const SendChannel>, std::span<const ReceiveChannel>,
+                                             const Group&);
+
+  void complete_all() noexcept;
+
+  std::vector<MPI_Request> requests_;  // the receives first, then the sends
+  std::size_t receives_ = 0;
+  std::size_t pending_ = 0;
+  std::vector<int> completed_;          // MPI_Testsome's scratch
+  std::vector<std::size_t> arrived_;    // receives completed but not reported yet
+};
+
+// Posts every receive and send; the data of the channels must stay valid and the send data
+// unchanged until the request completes. Throws dash::InvalidArgument for a peer outside the
+// group or a null base with a non-empty layout.
+NeighborRequest ineighbor_alltoallw(std::span<const SendChannel> sends, std::span<const ReceiveChannel> receives,
+                                    const Group& group);
+
+inline void neighbor_alltoallw(std::span<const SendChannel> sends, std::span<const ReceiveChannel> receives,
+                               const Group& group) {
+  ineighbor_alltoallw(sends, receives, group).wait();
+}
+
+}  // namespace dash::comm

@@ -1,0 +1,383 @@
+// dash::HaloMatrix and dash::apply_stencil: the halo holds exactly the cells the stencil reads,
+// with the neighbours' values (periodic and fixed boundaries, radius 1 and 2, star and box
+// stencils, 1-D, 2-D and 3-D, several process grids); faces are reported once each; the heat
+// equation equals a serial computation bit for bit; bad input gives clear errors. Run again with
+// DASH_SHARED_MEMORY=0 so that the faces travel as MPI messages with derived datatypes.
+
+#include <array>
+#include <cstdlib>
+#include <cstddef>
+#include <functional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include <dash/algorithms/stencil.hpp>
+#include <dash/containers/halo_matrix.hpp>
+#include <dash/dash.hpp>
+
+#include "dash_testing.hpp"
+
+namespace {
+
+std::size_t P() { return dash::size(); }
+
+template <std::size_t N>
+using Index = std::array<std::ptrdiff_t, N>;
+
+template <std::size_t N>
+double cell_value(const Index<N>& global) {
+  double value = 0;
+  for (std::size_t d = 0; d < N; ++d) {
+    value = value * 1000 + static_cast<double>(global[d]);
+  }
+  return value;
+}
+
+template <std::size_t N>
+double boundary_value(const Index<N>& global) {
+  double value = -1;
+  for (std::size_t d = 0; d < N; ++d) {
+    value -= static_cast<double>(global[d] * static_cast<std::ptrdiff_t>(7 + d)) * 0.5;
+  }
+  return value;
+}
+
+// An extent that gives every one of `units` units a block of at least `block` - 1 cells and the
+// last one a shorter block than the others when there are several.
+std::size_t extent_for(std::size_t units, std::size_t block) { return units * block - (units > 1 ? 1 : 0); }
+
+template <std::size_t N>
+std::string describe(const Index<N>& index) {
+  std::string text = "(";
+  for (std::size_t d = 0; d < N; ++d) {
+    text += (d == 0 ? "" : ", ") + std::to_string(index[d]);
+  }
+  return text + ")";
+}
+
+// Fills a matrix with cell_value, updates the halo and checks every index around the block: the
+// ones the stencil reads hold the neighbour's value (or the fixed one), the others are refused.
+template <std::size_t N>
+void check_halo(const dash::SizeSpec<N>& sizes, const dash::DistributionSpec<N>& distribution,
+                const dash::TeamSpec<N>& grid, const dash::Stencil<N>& stencil,
+                const std::array<dash::HaloBoundary, N>& boundaries) {
+  dash::Matrix<double, N> matrix(sizes, distribution, dash::Team::All(), grid);
+  dash::HaloMatrix<double, N> halo(matrix, stencil, boundaries, boundary_value<N>);
+  const auto& extents = halo.local_extents();
+  const auto& origin = halo.local_origin();
+  dash::HaloBox<N> block;
+  block.last = extents;
+  block.for_each([&](const std::array<std::size_t, N>& local) {
+    Index<N> global{};
+    std::size_t at = 0;
+    for (std::size_t d = 0; d < N; ++d) {
+      global[d] = origin[d] + static_cast<std::ptrdiff_t>(local[d]);
+      at = at * extents[d] + local[d];
+    }
+    matrix.lbegin()[at] = cell_value<N>(global);
+  });
+  halo.update();
+
+  // The indices some cell's stencil reads, found by brute force.
+  std::set<Index<N>> read;
+  block.for_each([&](const std::array<std::size_t, N>& local) {
+    for (const auto& point : stencil.points()) {
+      Index<N> index{};
+      for (std::size_t d = 0; d < N; ++d) {
+        index[d] = static_cast<std::ptrdiff_t>(local[d]) + point.offset[d];
+      }
+      read.insert(index);
+    }
+  });
+  // A halo region is exchanged whole when any of its cells is read.
+  auto region_of = [&](const Index<N>& index) {
+    std::size_t region = 0;
+    for (std::size_t d = 0; d < N; ++d) {
+      region = region * 3 +
+               (index[d] < 0 ? 0 : index[d] >= static_cast<std::ptrdiff_t>(extents[d]) ? 2 : 1);
+    }
+    return region;
+  };
+  std::set<std::size_t> read_regions;
+  for (const auto& index : read) {
+    read_regions.insert(region_of(index));
+  }
+
+  bool ok = true;
+  std::string first_failure;
+  dash::HaloBox<N> around;
+  for (std::size_t d = 0; d < N; ++d) {
+    around.last[d] = extents[d] + stencil.reach_below(d) + stencil.reach_above(d);
+  }
+  around.for_each([&](const std::array<std::size_t, N>& shifted) {
+    Index<N> local{};
+    Index<N> global{};
+    Index<N> wrapped{};
+    bool past_fixed_edge = false;
+    for (std::size_t d = 0; d < N; ++d) {
+      local[d] = static_cast<std::ptrdiff_t>(shifted[d]) - static_cast<std::ptrdiff_t>(stencil.reach_below(d));
+      global[d] = origin[d] + local[d];
+      const auto n = static_cast<std::ptrdiff_t>(sizes.extent(d));
+      wrapped[d] = (global[d] % n + n) % n;
+      past_fixed_edge = past_fixed_edge || ((global[d] < 0 || global[d] >= n) &&
+                                            boundaries[d] == dash::HaloBoundary::fixed);
+    }
+    const std::size_t centre = (dash::detail::power_of_three(N) - 1) / 2;
+    const bool expected_held = region_of(local) == centre || read_regions.count(region_of(local)) != 0;
+    double value = 0;
+    bool held = true;
+    try {
+      value = halo.value(local);
+    } catch (const dash::OutOfRange&) {
+      held = false;
+    }
+    const double expected = past_fixed_edge ? boundary_value<N>(global) : cell_value<N>(wrapped);
+    const bool right = held == expected_held && (!held || value == expected);
+    if (!right && ok) {
+      first_failure = "local " + describe<N>(local) + ": held " + std::to_string(held) + " (expected " +
+                      std::to_string(expected_held) + "), value " + std::to_string(value) + " (expected " +
+                      std::to_string(expected) + ")";
+    }
+    ok = ok && right;
+  });
+  EXPECT_TRUE(dash::testing::on_all_ranks(ok)) << "rank " << dash::myid() << ": " << first_failure;
+}
+
+template <std::size_t N>
+std::array<dash::HaloBoundary, N> all(dash::HaloBoundary boundary) {
+  std::array<dash::HaloBoundary, N> boundaries;
+  boundaries.fill(boundary);
+  return boundaries;
+}
+
+TEST(Halo, TwoDimensionalHaloHoldsTheNeighboursCells) {
+  const std::size_t p = P();
+  const dash::TeamSpec<2> balanced(dash::Team::All());
+  const std::vector<std::pair<dash::TeamSpec<2>, dash::DistributionSpec<2>>> layouts = {
+      {balanced, dash::DistributionSpec<2>(dash::BLOCKED, dash::BLOCKED)},
+      {dash::TeamSpec<2>(p, 1), dash::DistributionSpec<2>(dash::BLOCKED, dash::NONE)},
+      {dash::TeamSpec<2>(1, p), dash::DistributionSpec<2>(dash::NONE, dash::BLOCKED)},
+  };
+  for (const std::size_t radius : {std::size_t{1}, std::size_t{2}}) {
+    for (const auto& [grid, distribution] : layouts) {
+      const dash::SizeSpec<2> sizes(extent_for(grid.extent(0), radius + 2), extent_for(grid.extent(1), radius + 3));
+      for (const auto& stencil : {dash::Stencil<2>::star(radius, 1, 1), dash::Stencil<2>::box(radius, 1, 1)}) {
+        for (const auto& boundaries :
+             {all<2>(dash::HaloBoundary::periodic), all<2>(dash::HaloBoundary::fixed),
+              std::array<dash::HaloBoundary, 2>{dash::HaloBoundary::fixed, dash::HaloBoundary::periodic}}) {
+          SCOPED_TRACE("radius " + std::to_string(radius) + ", grid " + std::to_string(grid.extent(0)) + "x" +
+                       std::to_string(grid.extent(1)) + ", " + std::to_string(stencil.size()) + " points, boundary " +
+                       std::to_string(static_cast<int>(boundaries[0])) +
+                       std::to_string(static_cast<int>(boundaries[1])));
+          check_halo<2>(sizes, distribution, grid, stencil, boundaries);
+        }
+      }
+    }
+  }
+}
+
+TEST(Halo, AsymmetricStencilReadsOnlyWhereItReaches) {
+  // Reaches two cells up, one to the right, none down or left: only those regions are exchanged.
+  const dash::Stencil<2> upwind({{{0, 0}, 1.0}, {{-1, 0}, 1.0}, {{-2, 0}, 1.0}, {{0, 1}, 1.0}, {{-2, 1}, 1.0}});
+  const dash::TeamSpec<2> grid(dash::Team::All());
+  const dash::SizeSpec<2> sizes(extent_for(grid.extent(0), 3), extent_for(grid.extent(1), 2));
+  for (const auto boundary : {dash::HaloBoundary::periodic, dash::HaloBoundary::fixed}) {
+    check_halo<2>(sizes, dash::DistributionSpec<2>(dash::BLOCKED, dash::BLOCKED), grid, upwind, all<2>(boundary));
+  }
+}
+
+TEST(Halo, OneAndThreeDimensionalHalos) {
+  const std::size_t p = P();
+  for (const std::size_t radius : {std::size_t{1}, std::size_t{2}}) {
+    for (const auto boundary : {dash::HaloBoundary::periodic, dash::HaloBoundary::fixed}) {
+      check_halo<1>(dash::SizeSpec<1>(extent_for(p, radius + 1)), dash::DistributionSpec<1>(dash::BLOCKED),
+                    dash::TeamSpec<1>(p), dash::Stencil<1>::star(radius, 1, 1), all<1>(boundary));
+    }
+  }
+  const dash::TeamSpec<3> grid(dash::Team::All());
+  const dash::SizeSpec<3> sizes(extent_for(grid.extent(0), 3), extent_for(grid.extent(1), 4),
+                                extent_for(grid.extent(2), 3));
+  const dash::DistributionSpec<3> blocked(dash::BLOCKED, dash::BLOCKED, dash::BLOCKED);
+  for (const auto boundary : {dash::HaloBoundary::periodic, dash::HaloBoundary::fixed}) {
+    check_halo<3>(sizes, blocked, grid, dash::Stencil<3>::star(1, 1, 1), all<3>(boundary));   // 7-point
+    check_halo<3>(sizes, blocked, grid, dash::Stencil<3>::box(1, 1, 1), all<3>(boundary));    // 27-point
+    check_halo<3>(sizes, blocked, grid, dash::Stencil<3>::star(2, 1, 1), all<3>(boundary));
+  }
+}
+
+TEST(Halo, EveryExchangedFaceIsReportedOnce) {
+  const dash::TeamSpec<2> grid(dash::Team::All());
+  dash::Matrix<double, 2> matrix(dash::SizeSpec<2>(extent_for(grid.extent(0), 4), extent_for(grid.extent(1), 4)),
+                                 dash::DistributionSpec<2>(dash::BLOCKED, dash::BLOCKED), dash::Team::All(), grid);
+  for (const auto boundary : {dash::HaloBoundary::periodic, dash::HaloBoundary::fixed}) {
+    dash::HaloMatrix<double, 2> halo(matrix, dash::Stencil<2>::box(1, 1, 1), boundary);
+    std::size_t expected = 0;
+    std::size_t from_others = 0;
+    for (std::size_t region = 0; region < 9; ++region) {
+      const auto direction = dash::HaloMatrix<double, 2>::direction(region);
+      bool exchanged = region != 4;
+      for (std::size_t d = 0; d < 2; ++d) {
+        const auto c = static_cast<std::ptrdiff_t>(grid.coords(static_cast<std::size_t>(dash::myid()))[d]) +
+                       direction[d];
+        exchanged = exchanged && (boundary == dash::HaloBoundary::periodic ||
+                                  (c >= 0 && c < static_cast<std::ptrdiff_t>(grid.extent(d))));
+      }
+      expected += exchanged ? 1 : 0;
+      if (exchanged) {
+        auto coords = grid.coords(static_cast<std::size_t>(dash::myid()));
+        for (std::size_t d = 0; d < 2; ++d) {
+          const auto units = static_cast<std::ptrdiff_t>(grid.extent(d));
+          coords[d] = static_cast<std::size_t>(((static_cast<std::ptrdiff_t>(coords[d]) + direction[d]) % units + units) % units);
+        }
+        from_others += grid.unit(coords) != static_cast<std::size_t>(dash::myid()) ? 1U : 0U;
+      }
+    }
+    // One node here: every face comes through shared memory, unless DASH_SHARED_MEMORY=0 turns
+    // the other units' faces into messages.
+    const char* shared_memory = std::getenv("DASH_SHARED_MEMORY");
+    const bool messages_only = shared_memory != nullptr && std::string(shared_memory) == "0";
+    const auto routes = halo.routes();
+    const bool routed = routes.shared_memory + routes.messages == expected &&
+                        routes.messages == (messages_only ? from_others : 0) && routes.fixed + expected == 8;
+    EXPECT_TRUE(dash::testing::on_all_ranks(routed))
+        << routes.fixed << " fixed, " << routes.shared_memory << " shared, " << routes.messages << " messages";
+    for (int round = 0; round < 3; ++round) {
+      std::multiset<std::size_t> reported;
+      auto update = halo.update_async();
+      update.for_each_arrival([&](std::size_t region) { reported.insert(region); });
+      bool ok = update.done() && reported.size() == expected && std::set<std::size_t>(reported.begin(), reported.end()).size() == expected;
+      EXPECT_TRUE(dash::testing::on_all_ranks(ok)) << reported.size() << " reports, expected " << expected;
+    }
+  }
+}
+
+// The 2-D heat equation of seed 004 §7.5 (Jacobi, 5-point, fixed boundary) and a 9-point periodic
+// variant, against the same arithmetic done serially on the whole grid.
+void check_iterations(const dash::TeamSpec<2>& grid, const dash::DistributionSpec<2>& distribution,
+                      const dash::Stencil<2>& stencil, dash::HaloBoundary boundary, bool partial) {
+  const std::size_t rows = extent_for(grid.extent(0), 5);
+  const std::size_t cols = extent_for(grid.extent(1), 4);
+  const auto initial = [](std::ptrdiff_t i, std::ptrdiff_t j) { return 0.001 * static_cast<double>((i * 37 + j * 11) % 101); };
+  const auto edge = [&](const Index<2>& g) { return g[0] < 0 ? 1.0 : 0.25 * static_cast<double>(g[1] % 3); };
+  const int iterations = 12;
+
+  std::vector<double> serial(rows * cols);
+  for (std::size_t i = 0; i < rows; ++i) {
+    for (std::size_t j = 0; j < cols; ++j) {
+      serial[i * cols + j] = initial(static_cast<std::ptrdiff_t>(i), static_cast<std::ptrdiff_t>(j));
+    }
+  }
+  std::vector<double> next(serial.size());
+  const auto n0 = static_cast<std::ptrdiff_t>(rows);
+  const auto n1 = static_cast<std::ptrdiff_t>(cols);
+  for (int it = 0; it < iterations; ++it) {
+    for (std::ptrdiff_t i = 0; i < n0; ++i) {
+      for (std::ptrdiff_t j = 0; j < n1; ++j) {
+        double sum{};
+        for (const auto& point : stencil.points()) {
+          std::ptrdiff_t a = i + point.offset[0];
+          std::ptrdiff_t b = j + point.offset[1];
+          double value = 0;
+          if (boundary == dash::HaloBoundary::fixed && (a < 0 || a >= n0 || b < 0 || b >= n1)) {
+            value = edge({a, b});
+          } else {
+            a = (a % n0 + n0) % n0;
+            b = (b % n1 + n1) % n1;
+            value = serial[static_cast<std::size_t>(a * n1 + b)];
+          }
+          sum += point.coefficient * value;
+        }
+        next[static_cast<std::size_t>(i * n1 + j)] = sum;
+      }
+    }
+    serial.swap(next);
+  }
+
+  dash::Matrix<double, 2> u(dash::SizeSpec<2>(rows, cols), distribution, dash::Team::All(), grid);
+  dash::Matrix<double, 2> v(dash::SizeSpec<2>(rows, cols), distribution, dash::Team::All(), grid);
+  dash::HaloMatrix<double, 2> halo_u(u, stencil, boundary, edge);
+  dash::HaloMatrix<double, 2> halo_v(v, stencil, boundary, edge);
+  const auto& extents = halo_u.local_extents();
+  const auto& origin = halo_u.local_origin();
+  for (std::size_t i = 0; i < extents[0]; ++i) {
+    for (std::size_t j = 0; j < extents[1]; ++j) {
+      u.lbegin()[i * extents[1] + j] =
+          initial(origin[0] + static_cast<std::ptrdiff_t>(i), origin[1] + static_cast<std::ptrdiff_t>(j));
+    }
+  }
+  dash::StencilOptions options;
+  options.partial = partial;
+  for (int it = 0; it < iterations; ++it) {
+    if (it % 2 == 0) {
+      dash::apply_stencil(halo_u, v, options);
+    } else {
+      dash::apply_stencil(halo_v, u, options);
+    }
+  }
+  const auto& result = iterations % 2 == 0 ? u : v;
+  bool ok = true;
+  for (std::size_t i = 0; i < extents[0]; ++i) {
+    for (std::size_t j = 0; j < extents[1]; ++j) {
+      const auto gi = static_cast<std::size_t>(origin[0]) + i;
+      const auto gj = static_cast<std::size_t>(origin[1]) + j;
+      ok = ok && result.lbegin()[i * extents[1] + j] == serial[gi * cols + gj];
+    }
+  }
+  EXPECT_TRUE(dash::testing::on_all_ranks(ok));
+  u.barrier();
+}
+
+TEST(Halo, HeatEquationEqualsTheSerialComputationBitForBit) {
+  const std::size_t p = P();
+  const std::vector<std::pair<dash::TeamSpec<2>, dash::DistributionSpec<2>>> layouts = {
+      {dash::TeamSpec<2>(dash::Team::All()), dash::DistributionSpec<2>(dash::BLOCKED, dash::BLOCKED)},
+      {dash::TeamSpec<2>(p, 1), dash::DistributionSpec<2>(dash::BLOCKED, dash::NONE)},
+  };
+  const dash::Stencil<2> jacobi({{{-1, 0}, 0.25}, {{1, 0}, 0.25}, {{0, -1}, 0.25}, {{0, 1}, 0.25}});
+  for (const auto& [grid, distribution] : layouts) {
+    for (const bool partial : {true, false}) {
+      check_iterations(grid, distribution, jacobi, dash::HaloBoundary::fixed, partial);
+      check_iterations(grid, distribution, dash::Stencil<2>::box(1, 0.2, 0.1), dash::HaloBoundary::periodic, partial);
+      check_iterations(grid, distribution, dash::Stencil<2>::star(2, 0.5, 0.0625), dash::HaloBoundary::fixed, partial);
+    }
+  }
+}
+
+TEST(Halo, RejectsLayoutsAndCallsItCannotServe) {
+  const std::size_t p = P();
+  const auto star = dash::Stencil<2>::star(1, 1, 1);
+  {
+    dash::Matrix<double, 2> cyclic(dash::SizeSpec<2>(4 * p, 4), dash::DistributionSpec<2>(dash::CYCLIC, dash::NONE),
+                                   dash::Team::All(), dash::TeamSpec<2>(p, 1));
+    EXPECT_THROW((dash::HaloMatrix<double, 2>(cyclic, star)), dash::InvalidArgument);
+  }
+  if (p > 1) {
+    // p + 1 rows over p units in blocks of 2: the last units get fewer rows than radius 2 needs.
+    dash::Matrix<double, 2> thin(dash::SizeSpec<2>(p + 1, 8), dash::DistributionSpec<2>(dash::BLOCKED, dash::NONE),
+                                 dash::Team::All(), dash::TeamSpec<2>(p, 1));
+    EXPECT_THROW((dash::HaloMatrix<double, 2>(thin, dash::Stencil<2>::star(2, 1, 1))), dash::InvalidArgument);
+  }
+  EXPECT_THROW(dash::Stencil<2>::star(0, 1, 1), dash::InvalidArgument);
+  EXPECT_THROW(dash::Stencil<2>({}), dash::InvalidArgument);
+  EXPECT_THROW(dash::Stencil<2>({{{0, 1}, 1.0}, {{0, 1}, 2.0}}), dash::InvalidArgument);
+
+  dash::Matrix<double, 2> u(dash::SizeSpec<2>(3 * p, 6), dash::DistributionSpec<2>(dash::BLOCKED, dash::NONE),
+                            dash::Team::All(), dash::TeamSpec<2>(p, 1));
+  dash::HaloMatrix<double, 2> halo(u, star);
+  EXPECT_THROW(halo.value({-1, -1}), dash::OutOfRange);  // a corner: the star stencil never reads it
+  EXPECT_THROW(halo.value({0, 7}), dash::OutOfRange);
+  {
+    auto update = halo.update_async();
+    EXPECT_THROW(halo.update_async(), dash::InvalidState);
+    update.wait();
+  }
+  EXPECT_THROW(dash::apply_stencil(halo, u), dash::InvalidArgument);
+  dash::Matrix<double, 2> other_shape(dash::SizeSpec<2>(3 * p, 5), dash::DistributionSpec<2>(dash::BLOCKED, dash::NONE),
+                                      dash::Team::All(), dash::TeamSpec<2>(p, 1));
+  EXPECT_THROW(dash::apply_stencil(halo, other_shape), dash::InvalidArgument);
+}
+
+}  // namespace
