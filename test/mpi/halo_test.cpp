@@ -146,6 +146,18 @@ void check_halo(const dash::SizeSpec<N>& sizes, const dash::DistributionSpec<N>&
   EXPECT_TRUE(dash::testing::on_all_ranks(ok)) << "rank " << dash::myid() << ": " << first_failure;
 }
 
+// The units as evenly spread over N dimensions as they factor (e.g. 2 x 2 for 4, 2 x 2 x 2 for 8).
+template <std::size_t N>
+dash::TeamSpec<N> balanced_grid() {
+  static_assert(N == 2 || N == 3);
+  if constexpr (N == 2) {
+    return dash::TeamSpec<2>(dash::SizeSpec<2>(), dash::DistributionSpec<2>(dash::BLOCKED, dash::BLOCKED), P());
+  } else {
+    return dash::TeamSpec<3>(dash::SizeSpec<3>(), dash::DistributionSpec<3>(dash::BLOCKED, dash::BLOCKED, dash::BLOCKED),
+                             P());
+  }
+}
+
 template <std::size_t N>
 std::array<dash::HaloBoundary, N> all(dash::HaloBoundary boundary) {
   std::array<dash::HaloBoundary, N> boundaries;
@@ -155,7 +167,7 @@ std::array<dash::HaloBoundary, N> all(dash::HaloBoundary boundary) {
 
 TEST(Halo, TwoDimensionalHaloHoldsTheNeighboursCells) {
   const std::size_t p = P();
-  const dash::TeamSpec<2> balanced(dash::Team::All());
+  const dash::TeamSpec<2> balanced = balanced_grid<2>();
   const std::vector<std::pair<dash::TeamSpec<2>, dash::DistributionSpec<2>>> layouts = {
       {balanced, dash::DistributionSpec<2>(dash::BLOCKED, dash::BLOCKED)},
       {dash::TeamSpec<2>(p, 1), dash::DistributionSpec<2>(dash::BLOCKED, dash::NONE)},
@@ -182,7 +194,7 @@ TEST(Halo, TwoDimensionalHaloHoldsTheNeighboursCells) {
 TEST(Halo, AsymmetricStencilReadsOnlyWhereItReaches) {
   // Reaches two cells up, one to the right, none down or left: only those regions are exchanged.
   const dash::Stencil<2> upwind({{{0, 0}, 1.0}, {{-1, 0}, 1.0}, {{-2, 0}, 1.0}, {{0, 1}, 1.0}, {{-2, 1}, 1.0}});
-  const dash::TeamSpec<2> grid(dash::Team::All());
+  const dash::TeamSpec<2> grid = balanced_grid<2>();
   const dash::SizeSpec<2> sizes(extent_for(grid.extent(0), 3), extent_for(grid.extent(1), 2));
   for (const auto boundary : {dash::HaloBoundary::periodic, dash::HaloBoundary::fixed}) {
     check_halo<2>(sizes, dash::DistributionSpec<2>(dash::BLOCKED, dash::BLOCKED), grid, upwind, all<2>(boundary));
@@ -197,7 +209,7 @@ TEST(Halo, OneAndThreeDimensionalHalos) {
                     dash::TeamSpec<1>(p), dash::Stencil<1>::star(radius, 1, 1), all<1>(boundary));
     }
   }
-  const dash::TeamSpec<3> grid(dash::Team::All());
+  const dash::TeamSpec<3> grid = balanced_grid<3>();
   const dash::SizeSpec<3> sizes(extent_for(grid.extent(0), 3), extent_for(grid.extent(1), 4),
                                 extent_for(grid.extent(2), 3));
   const dash::DistributionSpec<3> blocked(dash::BLOCKED, dash::BLOCKED, dash::BLOCKED);
@@ -209,7 +221,7 @@ TEST(Halo, OneAndThreeDimensionalHalos) {
 }
 
 TEST(Halo, EveryExchangedFaceIsReportedOnce) {
-  const dash::TeamSpec<2> grid(dash::Team::All());
+  const dash::TeamSpec<2> grid = balanced_grid<2>();
   dash::Matrix<double, 2> matrix(dash::SizeSpec<2>(extent_for(grid.extent(0), 4), extent_for(grid.extent(1), 4)),
                                  dash::DistributionSpec<2>(dash::BLOCKED, dash::BLOCKED), dash::Team::All(), grid);
   for (const auto boundary : {dash::HaloBoundary::periodic, dash::HaloBoundary::fixed}) {
@@ -333,7 +345,7 @@ void check_iterations(const dash::TeamSpec<2>& grid, const dash::DistributionSpe
 TEST(Halo, HeatEquationEqualsTheSerialComputationBitForBit) {
   const std::size_t p = P();
   const std::vector<std::pair<dash::TeamSpec<2>, dash::DistributionSpec<2>>> layouts = {
-      {dash::TeamSpec<2>(dash::Team::All()), dash::DistributionSpec<2>(dash::BLOCKED, dash::BLOCKED)},
+      {balanced_grid<2>(), dash::DistributionSpec<2>(dash::BLOCKED, dash::BLOCKED)},
       {dash::TeamSpec<2>(p, 1), dash::DistributionSpec<2>(dash::BLOCKED, dash::NONE)},
   };
   const dash::Stencil<2> jacobi({{{-1, 0}, 0.25}, {{1, 0}, 0.25}, {{0, -1}, 0.25}, {{0, 1}, 0.25}});

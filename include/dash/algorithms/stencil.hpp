@@ -15,6 +15,7 @@
 
 #include <array>
 #include <cstddef>
+#include <utility>
 #include <vector>
 
 #include <dash/comm/exception.hpp>
@@ -31,8 +32,53 @@ struct StencilOptions {
 
 namespace detail {
 
-// The inner cells, row by row: for each point, the whole row at once, so the loops vectorise
-// while every cell still sums its points in stencil order.
+// One row of inner cells for a stencil of K points: each cell sums its points in stencil order
+// in a register; K known at compile time lets the compiler unroll the points and vectorise the row.
+template <class T, std::size_t K>
+void stencil_row(T* out, std::size_t width, const T* in, const std::ptrdiff_t* offsets, const T* weights) {
+  std::array<const T*, K> rows;
+  std::array<T, K> w;
+  for (std::size_t k = 0; k < K; ++k) {
+    rows[k] = in + offsets[k];
+    w[k] = weights[k];
+  }
+  for (std::size_t c = 0; c < width; ++c) {
+    T sum{};
+    for (std::size_t k = 0; k < K; ++k) {
+      sum += w[k] * rows[k][c];
+    }
+    out[c] = sum;
+  }
+}
+
+// Any number of points: one pass over the row per point (the order per cell is the same).
+template <class T>
+void stencil_row_any(T* out, std::size_t width, const T* in, const std::ptrdiff_t* offsets, const T* weights,
+                     std::size_t points) {
+  for (std::size_t c = 0; c < width; ++c) {
+    out[c] = T{};
+  }
+  for (std::size_t p = 0; p < points; ++p) {
+    const T* row = in + offsets[p];
+    const T weight = weights[p];
+    for (std::size_t c = 0; c < width; ++c) {
+      out[c] += weight * row[c];
+    }
+  }
+}
+
+template <class T>
+using StencilRow = void (*)(T*, std::size_t, const T*, const std::ptrdiff_t*, const T*);
+
+// The row kernels for 1 .. 27 points (up to the 27-point 3-D box), by point count.
+template <class T, std::size_t... K>
+constexpr std::array<StencilRow<T>, sizeof...(K)> make_stencil_rows(std::index_sequence<K...>) {
+  return {&stencil_row<T, K + 1>...};
+}
+template <class T>
+inline constexpr auto stencil_rows = make_stencil_rows<T>(std::make_index_sequence<27>());
+
+// The inner cells, row by row along the last dimension.
 template <class T, std::size_t N>
 void apply_stencil_inner(const HaloBox<N>& box, const std::array<std::size_t, N>& strides, const T* source,
                          T* target, const std::vector<std::ptrdiff_t>& offsets, const std::vector<T>& weights) {
@@ -44,21 +90,18 @@ void apply_stencil_inner(const HaloBox<N>& box, const std::array<std::size_t, N>
   rows.last[N - 1] = 1;
   const std::size_t first = box.first[N - 1];
   const std::size_t width = box.last[N - 1] - first;
+  const std::size_t points = offsets.size();
+  const StencilRow<T> kernel = points <= stencil_rows<T>.size() ? stencil_rows<T>[points - 1] : nullptr;
   rows.for_each([&](const std::array<std::size_t, N>& row) {
     std::size_t base = first;
     for (std::size_t d = 0; d + 1 < N; ++d) {
       base += row[d] * strides[d];
     }
-    T* out = target + base;
-    for (std::size_t c = 0; c < width; ++c) {
-      out[c] = T{};
-    }
-    for (std::size_t p = 0; p < offsets.size(); ++p) {
-      const T* in = source + static_cast<std::ptrdiff_t>(base) + offsets[p];
-      const T weight = weights[p];
-      for (std::size_t c = 0; c < width; ++c) {
-        out[c] += weight * in[c];
-      }
+    const T* in = source + base;
+    if (kernel != nullptr) {
+      kernel(target + base, width, in, offsets.data(), weights.data());
+    } else {
+      stencil_row_any(target + base, width, in, offsets.data(), weights.data(), points);
     }
   });
 }
