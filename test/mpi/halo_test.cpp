@@ -354,6 +354,9 @@ TEST(Halo, HeatEquationEqualsTheSerialComputationBitForBit) {
       check_iterations(grid, distribution, jacobi, dash::HaloBoundary::fixed, partial);
       check_iterations(grid, distribution, dash::Stencil<2>::box(1, 0.2, 0.1), dash::HaloBoundary::periodic, partial);
       check_iterations(grid, distribution, dash::Stencil<2>::star(2, 0.5, 0.0625), dash::HaloBoundary::fixed, partial);
+      // 49 points: more than the unrolled row kernels take.
+      check_iterations(grid, distribution, dash::Stencil<2>::box(3, 0.25, 0.015625), dash::HaloBoundary::periodic,
+                       partial);
     }
   }
 }

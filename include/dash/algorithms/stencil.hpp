@@ -15,6 +15,7 @@
 
 #include <array>
 #include <cstddef>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -32,84 +33,141 @@ struct StencilOptions {
 
 namespace detail {
 
-// One row of inner cells for a stencil of K points: each cell sums its points in stencil order
-// in a register; K known at compile time lets the compiler unroll the points and vectorise the row.
+// One row of cells for a stencil of K points, rows[k] being where point k's values for the row
+// start: each cell sums its points in stencil order in a register; K known at compile time lets
+// the compiler unroll the points and vectorise the row.
 template <class T, std::size_t K>
-void stencil_row(T* out, std::size_t width, const T* in, const std::ptrdiff_t* offsets, const T* weights) {
-  std::array<const T*, K> rows;
+void stencil_row(T* out, std::size_t width, const T* const* rows, const T* weights) {
+  std::array<const T*, K> in;
   std::array<T, K> w;
   for (std::size_t k = 0; k < K; ++k) {
-    rows[k] = in + offsets[k];
+    in[k] = rows[k];
     w[k] = weights[k];
   }
   for (std::size_t c = 0; c < width; ++c) {
     T sum{};
     for (std::size_t k = 0; k < K; ++k) {
-      sum += w[k] * rows[k][c];
+      sum += w[k] * in[k][c];
     }
     out[c] = sum;
   }
 }
 
-// Any number of points: one pass over the row per point (the order per cell is the same).
 template <class T>
-void stencil_row_any(T* out, std::size_t width, const T* in, const std::ptrdiff_t* offsets, const T* weights,
-                     std::size_t points) {
-  for (std::size_t c = 0; c < width; ++c) {
-    out[c] = T{};
-  }
-  for (std::size_t p = 0; p < points; ++p) {
-    const T* row = in + offsets[p];
-    const T weight = weights[p];
-    for (std::size_t c = 0; c < width; ++c) {
-      out[c] += weight * row[c];
-    }
-  }
-}
+using StencilRow = void (*)(T*, std::size_t, const T* const*, const T*);
 
-template <class T>
-using StencilRow = void (*)(T*, std::size_t, const T*, const std::ptrdiff_t*, const T*);
-
-// The row kernels for 1 .. 27 points (up to the 27-point 3-D box), by point count.
 template <class T, std::size_t... K>
 constexpr std::array<StencilRow<T>, sizeof...(K)> make_stencil_rows(std::index_sequence<K...>) {
   return {&stencil_row<T, K + 1>...};
 }
-template <class T>
-inline constexpr auto stencil_rows = make_stencil_rows<T>(std::make_index_sequence<27>());
 
-// The inner cells, row by row along the last dimension.
+// The row kernel for a stencil's point count: unrolled up to 27 points (the 3-D box), otherwise
+// one pass over the row per point (the order per cell is the same).
+template <class T>
+class RowKernel {
+public:
+  explicit RowKernel(std::size_t points) : points_(points) {
+    static constexpr auto unrolled = make_stencil_rows<T>(std::make_index_sequence<27>());
+    kernel_ = points <= unrolled.size() ? unrolled[points - 1] : nullptr;
+  }
+
+  void operator()(T* out, std::size_t width, const T* const* rows, const T* weights) const {
+    if (kernel_ != nullptr) {
+      kernel_(out, width, rows, weights);
+      return;
+    }
+    for (std::size_t c = 0; c < width; ++c) {
+      out[c] = T{};
+    }
+    for (std::size_t p = 0; p < points_; ++p) {
+      for (std::size_t c = 0; c < width; ++c) {
+        out[c] += weights[p] * rows[p][c];
+      }
+    }
+  }
+
+private:
+  std::size_t points_;
+  StencilRow<T> kernel_ = nullptr;
+};
+
+// Where a box's cells, shifted by one stencil offset, are stored when they all lie in one buffer
+// (the block or one halo region): index x + offset is at data + sum_d (x_d + offset_d - shift_d) * strides_d.
 template <class T, std::size_t N>
-void apply_stencil_inner(const HaloBox<N>& box, const std::array<std::size_t, N>& strides, const T* source,
-                         T* target, const std::vector<std::ptrdiff_t>& offsets, const std::vector<T>& weights) {
+struct ShiftedRows {
+  const T* data = nullptr;
+  std::array<std::ptrdiff_t, N> shift{};
+  std::array<std::ptrdiff_t, N> strides{};
+};
+
+template <class T, std::size_t N>
+std::optional<ShiftedRows<T, N>> shifted_rows(const HaloMatrix<T, N>& halo, const HaloBox<N>& box,
+                                              const std::array<std::ptrdiff_t, N>& offset) {
+  const auto& extents = halo.local_extents();
+  std::size_t region = 0;
+  ShiftedRows<T, N> rows;
+  for (std::size_t d = 0; d < N; ++d) {
+    const auto extent = static_cast<std::ptrdiff_t>(extents[d]);
+    const auto low = static_cast<std::ptrdiff_t>(box.first[d]) + offset[d];
+    const auto high = static_cast<std::ptrdiff_t>(box.last[d]) - 1 + offset[d];
+    const int low_side = low < 0 ? 0 : low >= extent ? 2 : 1;
+    const int high_side = high < 0 ? 0 : high >= extent ? 2 : 1;
+    if (low_side != high_side) {
+      return std::nullopt;  // straddles the block's edge
+    }
+    region = region * 3 + static_cast<std::size_t>(low_side);
+    rows.shift[d] = low_side == 0 ? -static_cast<std::ptrdiff_t>(halo.stencil().reach_below(d))
+                                  : low_side == 2 ? extent : 0;
+  }
+  const auto source = halo.region(region);
+  rows.data = source.data;
+  rows.strides[N - 1] = 1;
+  for (std::size_t d = N - 1; d-- > 0;) {
+    rows.strides[d] = rows.strides[d + 1] * static_cast<std::ptrdiff_t>(source.extents[d + 1]);
+  }
+  return rows;
+}
+
+// The inner cells, or a boundary box whose shifted copies each lie in one buffer: row by row
+// along the last dimension with the row kernel. Otherwise cell by cell through the halo lookup.
+template <class T, std::size_t N>
+void apply_stencil_box(const HaloMatrix<T, N>& source, const HaloBox<N>& box, const std::array<std::size_t, N>& strides,
+                       T* target, const std::vector<T>& weights, const RowKernel<T>& kernel) {
   if (box.empty()) {
     return;
   }
-  HaloBox<N> rows = box;
-  rows.first[N - 1] = 0;
-  rows.last[N - 1] = 1;
-  const std::size_t first = box.first[N - 1];
-  const std::size_t width = box.last[N - 1] - first;
-  const std::size_t points = offsets.size();
-  const StencilRow<T> kernel = points <= stencil_rows<T>.size() ? stencil_rows<T>[points - 1] : nullptr;
-  rows.for_each([&](const std::array<std::size_t, N>& row) {
-    std::size_t base = first;
-    for (std::size_t d = 0; d + 1 < N; ++d) {
-      base += row[d] * strides[d];
-    }
-    const T* in = source + base;
-    if (kernel != nullptr) {
-      kernel(target + base, width, in, offsets.data(), weights.data());
-    } else {
-      stencil_row_any(target + base, width, in, offsets.data(), weights.data(), points);
-    }
-  });
-}
-
-template <class T, std::size_t N>
-void apply_stencil_boundary(const HaloMatrix<T, N>& source, const HaloBox<N>& box,
-                            const std::array<std::size_t, N>& strides, T* target, const std::vector<T>& weights) {
   const auto& points = source.stencil().points();
+  std::vector<ShiftedRows<T, N>> sources;
+  for (const auto& point : points) {
+    const auto rows = shifted_rows(source, box, point.offset);
+    if (!rows) {
+      break;
+    }
+    sources.push_back(*rows);
+  }
+  if (sources.size() == points.size()) {
+    HaloBox<N> rows = box;
+    rows.first[N - 1] = 0;
+    rows.last[N - 1] = 1;
+    const std::size_t width = box.last[N - 1] - box.first[N - 1];
+    std::vector<const T*> starts(points.size());
+    rows.for_each([&](const std::array<std::size_t, N>& row) {
+      std::size_t out = box.first[N - 1];
+      for (std::size_t d = 0; d + 1 < N; ++d) {
+        out += row[d] * strides[d];
+      }
+      for (std::size_t p = 0; p < points.size(); ++p) {
+        std::ptrdiff_t at = 0;
+        for (std::size_t d = 0; d < N; ++d) {
+          const auto x = static_cast<std::ptrdiff_t>(d + 1 < N ? row[d] : box.first[N - 1]);
+          at += (x + points[p].offset[d] - sources[p].shift[d]) * sources[p].strides[d];
+        }
+        starts[p] = sources[p].data + at;
+      }
+      kernel(target + out, width, starts.data(), weights.data());
+    });
+    return;
+  }
   box.for_each([&](const std::array<std::size_t, N>& cell) {
     std::size_t at = 0;
     for (std::size_t d = 0; d < N; ++d) {
@@ -154,25 +212,19 @@ void apply_stencil(HaloMatrix<T, N>& source, Matrix<T, N>& target, const Stencil
   for (std::size_t d = N - 1; d-- > 0;) {
     strides[d] = strides[d + 1] * extents[d + 1];
   }
-  std::vector<std::ptrdiff_t> offsets;
   std::vector<T> weights;
   for (const auto& point : points) {
-    std::ptrdiff_t offset = 0;
-    for (std::size_t d = 0; d < N; ++d) {
-      offset += point.offset[d] * static_cast<std::ptrdiff_t>(strides[d]);
-    }
-    offsets.push_back(offset);
     weights.push_back(static_cast<T>(point.coefficient));
   }
+  const detail::RowKernel<T> kernel(points.size());
 
   auto update = source.update_async();
-  detail::apply_stencil_inner<T, N>(source.inner(), strides, source.matrix().lbegin(), target.lbegin(), offsets,
-                                    weights);
+  detail::apply_stencil_box(source, source.inner(), strides, target.lbegin(), weights, kernel);
   if (!options.partial) {
     update.wait();
   }
   update.for_each_ready_boundary([&](const HaloBox<N>& box) {
-    detail::apply_stencil_boundary(source, box, strides, target.lbegin(), weights);
+    detail::apply_stencil_box(source, box, strides, target.lbegin(), weights, kernel);
   });
 }
 

@@ -31,6 +31,13 @@
 
 namespace dash {
 
+// The cells of one halo region (or of the unit's block), row-major, for hand-written kernels.
+template <class T, std::size_t N>
+struct HaloRegion {
+  const T* data = nullptr;  // null for a region the stencil never reads
+  std::array<std::size_t, N> extents{};
+};
+
 // Counts of halo regions by where their data comes from (HaloMatrix::routes).
 struct HaloRoutes {
   std::size_t fixed = 0;
@@ -122,6 +129,20 @@ public:
       }
     }
     return routes;
+  }
+
+  // Region `index` (0 <= index < 3^N; see direction()); the middle index, (3^N - 1) / 2, is the
+  // unit's own block. Valid as of the last completed update; throws dash::OutOfRange beyond 3^N.
+  HaloRegion<T, N> region(std::size_t index) const {
+    if (index >= Exchange::regions) {
+      throw out_of_range("dash::HaloMatrix::region", "index", index,
+                         "below 3^N = " + std::to_string(Exchange::regions));
+    }
+    if (index == Exchange::centre) {
+      return {matrix().lbegin(), local_extents()};
+    }
+    const auto& region = exchange_->region(index);
+    return {region.cells.empty() ? nullptr : region.cells.data(), region.extents};
   }
 
   // The direction (-1, 0 or +1 per dimension) of halo region `region` (as for_each_arrival names it).
