@@ -22,13 +22,16 @@ int me() { return dash::myid(); }
 double a_at(std::size_t i, std::size_t j) { return std::sin(static_cast<double>(i * 31 + j * 7)) + 0.01 * static_cast<double>(j); }
 double x_at(std::size_t j) { return 1.0 + static_cast<double>(j % 13) * 0.25; }
 
-void check_product(std::size_t rows, std::size_t cols, bool partial) {
-  SCOPED_TRACE(std::to_string(rows) + " x " + std::to_string(cols) + (partial ? " partial" : " blocking"));
-  dash::Matrix<double, 2> A(dash::SizeSpec<2>(rows, cols), dash::DistributionSpec<2>(dash::BLOCKED, dash::NONE));
+void check_product(std::size_t rows, std::size_t cols, bool partial,
+                   const dash::DistributionSpec<2>& layout = dash::DistributionSpec<2>(dash::BLOCKED, dash::NONE),
+                   const dash::TeamSpec<2>& grid = dash::TeamSpec<2>(static_cast<std::size_t>(P()), 1)) {
+  SCOPED_TRACE(std::to_string(rows) + " x " + std::to_string(cols) + (partial ? " partial" : " blocking") + " on a " +
+               std::to_string(grid.extent(0)) + " x " + std::to_string(grid.extent(1)) + " grid");
+  dash::Matrix<double, 2> A(dash::SizeSpec<2>(rows, cols), layout, dash::Team::All(), grid);
   dash::Array<double> x(cols);
   dash::Array<double> y(rows);
   for (std::size_t i = 0; i < A.local.extent(0); ++i) {
-    for (std::size_t j = 0; j < cols; ++j) {
+    for (std::size_t j = 0; j < A.local.extent(1); ++j) {
       const auto g = A.local.global_coords({i, j});
       A.local(i, j) = a_at(g[0], g[1]);
     }
@@ -69,22 +72,41 @@ TEST(Matvec, MatchesTheSerialProduct) {
   }
 }
 
+TEST(Matvec, OnAProcessGridMatchesTheSerialProduct) {
+  const auto p = static_cast<std::size_t>(P());
+  const dash::DistributionSpec<2> blocks(dash::BLOCKED, dash::BLOCKED);
+  const std::vector<dash::TeamSpec<2>> grids = {dash::TeamSpec<2>(dash::SizeSpec<2>(), blocks, p),
+                                                dash::TeamSpec<2>(1, p), dash::TeamSpec<2>(p, 1)};
+  for (const auto& grid : grids) {
+    for (const bool partial : {true, false}) {
+      check_product(1, 1, partial, blocks, grid);
+      check_product(8 * p, 8 * p, partial, blocks, grid);            // square, rows line up with y's blocks
+      check_product(97, 61, partial, blocks, grid);                  // neither divides evenly
+      check_product(3 * p + 1, 5 * p + 2, partial, blocks, grid);
+      check_product(p > 1 ? p - 1 : 1, 40, partial, blocks, grid);   // units without rows
+    }
+  }
+}
+
 TEST(Matvec, RejectsLayoutsItDoesNotTake) {
   // 2P + 1 elements: BLOCKED and CYCLIC place them differently for every P > 1.
   const std::size_t n = 2 * static_cast<std::size_t>(P()) + 1;
-  dash::Matrix<double, 2> by_columns(dash::SizeSpec<2>(n, n), dash::DistributionSpec<2>(dash::NONE, dash::BLOCKED),
-                                     dash::Team::All(), dash::TeamSpec<2>(1, static_cast<std::size_t>(P())));
+  dash::Matrix<double, 2> cyclic_rows(dash::SizeSpec<2>(n, n), dash::DistributionSpec<2>(dash::CYCLIC, dash::NONE));
+  dash::Matrix<double, 2> grid(dash::SizeSpec<2>(n, n), dash::DistributionSpec<2>(dash::BLOCKED, dash::BLOCKED),
+                               dash::Team::All(), dash::TeamSpec<2>(1, static_cast<std::size_t>(P())));
   dash::Matrix<double, 2> by_rows(dash::SizeSpec<2>(n, n), dash::DistributionSpec<2>(dash::BLOCKED, dash::NONE));
   dash::Array<double> x(n);
   dash::Array<double> y(n);
   dash::Array<double> short_x(n - 1);
   dash::Array<double> cyclic_x(n, dash::CYCLIC);
   dash::Array<double> cyclic_y(n, dash::CYCLIC);
-  EXPECT_THROW(dash::matvec(by_columns, x, y), dash::InvalidArgument);
+  EXPECT_THROW(dash::matvec(cyclic_rows, x, y), dash::InvalidArgument);
+  EXPECT_THROW(dash::matvec(grid, x, short_x), dash::InvalidArgument);
   EXPECT_THROW(dash::matvec(by_rows, short_x, y), dash::InvalidArgument);
   if (P() > 1) {
     EXPECT_THROW(dash::matvec(by_rows, cyclic_x, y), dash::InvalidArgument);
     EXPECT_THROW(dash::matvec(by_rows, x, cyclic_y), dash::InvalidArgument);
+    EXPECT_THROW(dash::matvec(grid, cyclic_x, y), dash::InvalidArgument);
   }
   by_rows.barrier();
 }

@@ -12,6 +12,10 @@
 // (partial aggregation; MatvecOptions::partial = false waits for all of x first, for measuring).
 // Collective over A's team. Communication per unit: the other units' parts of x, received once.
 // No barrier at the end: call y.barrier() before other units read y.
+//
+// A on a 2-D process grid (DistributionSpec<2>(BLOCKED, BLOCKED), any q0 x q1 TeamSpec) takes the
+// seed's Alg. 7 path instead (detail/matvec_grid.hpp): local products, a reduce-scatter along
+// each grid row, y written by segments; it ends with a barrier.
 
 #include <algorithm>
 #include <cstddef>
@@ -19,6 +23,8 @@
 #include <string>
 #include <vector>
 
+#include <dash/algorithms/detail/block_product.hpp>
+#include <dash/algorithms/detail/matvec_grid.hpp>
 #include <dash/comm/allgatherv.hpp>
 #include <dash/comm/arrival.hpp>
 #include <dash/comm/exception.hpp>
@@ -35,29 +41,6 @@ struct MatvecOptions {
 
 namespace detail {
 
-// y[r] += sum over c in [0, width) of a[r * stride + c] * x[c], for r < rows.
-template <class T>
-void add_block_product(const T* a, std::size_t rows, std::size_t stride, std::size_t width, const T* x, T* y) {
-  for (std::size_t r = 0; r < rows; ++r) {
-    const T* row = a + r * stride;
-    T sum0{};
-    T sum1{};
-    T sum2{};
-    T sum3{};
-    std::size_t c = 0;
-    for (; c + 4 <= width; c += 4) {
-      sum0 += row[c] * x[c];
-      sum1 += row[c + 1] * x[c + 1];
-      sum2 += row[c + 2] * x[c + 2];
-      sum3 += row[c + 3] * x[c + 3];
-    }
-    for (; c < width; ++c) {
-      sum0 += row[c] * x[c];
-    }
-    y[r] += (sum0 + sum1) + (sum2 + sum3);
-  }
-}
-
 [[noreturn]] inline void matvec_layout_error(const std::string& what) {
   throw InvalidArgument("dash::matvec: " + what);
 }
@@ -70,9 +53,18 @@ void matvec(const Matrix<T, 2>& A, const Array<T>& x, Array<T>& y, const MatvecO
   const Pattern<2>& a = A.pattern();
   const std::size_t rows = a.extent(0);
   const std::size_t cols = a.extent(1);
-  if (a.distribution(1).kind() != DistributionKind::none || a.team_spec().extent(1) != 1) {
-    detail::matvec_layout_error("A must be distributed by rows only (DistributionSpec<2>(BLOCKED, NONE)), but it is " +
-                                a.distribution(0).name() + " x " + a.distribution(1).name());
+  const bool on_grid = a.team_spec().extent(1) > 1;
+  const auto kind0 = a.distribution(0).kind();
+  const auto kind1 = a.distribution(1).kind();
+  const auto one_block = [](DistributionKind kind) {
+    return kind == DistributionKind::blocked || kind == DistributionKind::none;
+  };
+  if (!one_block(kind0) || !one_block(kind1)) {
+    detail::matvec_layout_error("A must be distributed by rows (DistributionSpec<2>(BLOCKED, NONE)) or in blocks on a "
+                                "process grid (DistributionSpec<2>(BLOCKED, BLOCKED)), but it is " +
+                                a.distribution(0).name() + " x " + a.distribution(1).name() + " on a " +
+                                std::to_string(a.team_spec().extent(0)) + " x " +
+                                std::to_string(a.team_spec().extent(1)) + " grid");
   }
   if (&x.team() != &A.team() || &y.team() != &A.team()) {
     detail::matvec_layout_error("x and y must be allocated on A's team");
@@ -83,6 +75,15 @@ void matvec(const Matrix<T, 2>& A, const Array<T>& x, Array<T>& y, const MatvecO
   }
   const Pattern<1>& x_layout = x.pattern();
   const Pattern<1>& y_layout = y.pattern();
+  if (on_grid) {
+    if (x_layout.distribution(0).kind() != DistributionKind::blocked ||
+        y_layout.distribution(0).kind() != DistributionKind::blocked) {
+      detail::matvec_layout_error("on a process grid x and y must be BLOCKED, but they are " +
+                                  x_layout.distribution(0).name() + " and " + y_layout.distribution(0).name());
+    }
+    detail::matvec_grid(A, x, y, options.partial);
+    return;
+  }
   const std::size_t units = a.num_units();
   // y's part must be this unit's rows of A: the same blocks in the same order on every unit.
   for (std::size_t unit = 0; unit < units; ++unit) {
