@@ -6,6 +6,7 @@
 
 #include <array>
 #include <cstdlib>
+#include <cmath>
 #include <cstddef>
 #include <functional>
 #include <set>
@@ -361,6 +362,96 @@ TEST(Halo, HeatEquationEqualsTheSerialComputationBitForBit) {
   }
 }
 
+TEST(Halo, FinishCombinesTheSumWithOtherData) {
+  // r = v - A u and then u += S r, as a multigrid residual and smoothing step (NPB MG's resid and
+  // psinv), on a periodic 3-D grid with a 27-point and a 19-point stencil.
+  const dash::TeamSpec<3> grid = balanced_grid<3>();
+  const std::array<std::size_t, 3> n{extent_for(grid.extent(0), 3), extent_for(grid.extent(1), 3),
+                                     extent_for(grid.extent(2), 4)};
+  const dash::SizeSpec<3> sizes(n[0], n[1], n[2]);
+  const dash::DistributionSpec<3> blocked(dash::BLOCKED, dash::BLOCKED, dash::BLOCKED);
+  dash::Matrix<double, 3> u(sizes, blocked, dash::Team::All(), grid);
+  dash::Matrix<double, 3> v(sizes, blocked, dash::Team::All(), grid);
+  dash::Matrix<double, 3> r(sizes, blocked, dash::Team::All(), grid);
+  const auto a = dash::Stencil<3>::box(1, -8.0 / 3.0, 1.0 / 12.0);
+  std::vector<dash::StencilPoint<3>> smoothing_points;
+  const auto cube = dash::Stencil<3>::box(1, 0, 0);
+  for (const auto& point : cube.points()) {
+    const int distance = std::abs(static_cast<int>(point.offset[0])) + std::abs(static_cast<int>(point.offset[1])) +
+                         std::abs(static_cast<int>(point.offset[2]));
+    if (distance < 3) {
+      smoothing_points.push_back({point.offset, distance == 0 ? -3.0 / 8.0 : distance == 1 ? 1.0 / 32.0 : -1.0 / 64.0});
+    }
+  }
+  const dash::Stencil<3> s(smoothing_points);
+  dash::HaloMatrix<double, 3> halo_u(u, a);
+  dash::HaloMatrix<double, 3> halo_r(r, s);
+  const auto& extents = halo_u.local_extents();
+  const auto& origin = halo_u.local_origin();
+  const auto u_at = [](std::size_t i, std::size_t j, std::size_t k) { return 0.001 * static_cast<double>((i * 131 + j * 17 + k * 7) % 97); };
+  const auto v_at = [](std::size_t i, std::size_t j, std::size_t k) { return (i + j + k) % 5 == 0 ? 1.0 : 0.0; };
+  const auto local_cells = [&](auto&& f) {
+    for (std::size_t i = 0; i < extents[0]; ++i) {
+      for (std::size_t j = 0; j < extents[1]; ++j) {
+        for (std::size_t k = 0; k < extents[2]; ++k) {
+          f((i * extents[1] + j) * extents[2] + k, static_cast<std::size_t>(origin[0]) + i,
+            static_cast<std::size_t>(origin[1]) + j, static_cast<std::size_t>(origin[2]) + k);
+        }
+      }
+    }
+  };
+  local_cells([&](std::size_t at, std::size_t i, std::size_t j, std::size_t k) {
+    u.lbegin()[at] = u_at(i, j, k);
+    v.lbegin()[at] = v_at(i, j, k);
+  });
+  const double* v_local = v.lbegin();
+  double* u_local = u.lbegin();
+  dash::apply_stencil(halo_u, r, [&](double sum, std::size_t at) { return v_local[at] - sum; });
+  dash::apply_stencil(halo_r, u, [&](double sum, std::size_t at) { return u_local[at] + sum; });
+
+  // The same two steps on the whole grid.
+  const std::size_t total = n[0] * n[1] * n[2];
+  const auto wrap = [&](std::size_t i, std::size_t j, std::size_t k, const std::array<std::ptrdiff_t, 3>& o) {
+    const auto w = [](std::size_t x, std::ptrdiff_t d, std::size_t m) {
+      return static_cast<std::size_t>((static_cast<std::ptrdiff_t>(x) + d + static_cast<std::ptrdiff_t>(m)) %
+                                      static_cast<std::ptrdiff_t>(m));
+    };
+    return (w(i, o[0], n[0]) * n[1] + w(j, o[1], n[1])) * n[2] + w(k, o[2], n[2]);
+  };
+  std::vector<double> su(total);
+  std::vector<double> sr(total);
+  for (std::size_t i = 0; i < n[0]; ++i) {
+    for (std::size_t j = 0; j < n[1]; ++j) {
+      for (std::size_t k = 0; k < n[2]; ++k) {
+        su[(i * n[1] + j) * n[2] + k] = u_at(i, j, k);
+      }
+    }
+  }
+  const auto sweep = [&](const dash::Stencil<3>& stencil, const std::vector<double>& in, auto&& store) {
+    for (std::size_t i = 0; i < n[0]; ++i) {
+      for (std::size_t j = 0; j < n[1]; ++j) {
+        for (std::size_t k = 0; k < n[2]; ++k) {
+          double sum{};
+          for (const auto& point : stencil.points()) {
+            sum += point.coefficient * in[wrap(i, j, k, point.offset)];
+          }
+          store((i * n[1] + j) * n[2] + k, i, j, k, sum);
+        }
+      }
+    }
+  };
+  sweep(a, su, [&](std::size_t at, std::size_t i, std::size_t j, std::size_t k, double sum) { sr[at] = v_at(i, j, k) - sum; });
+  sweep(s, sr, [&](std::size_t at, std::size_t, std::size_t, std::size_t, double sum) { su[at] += sum; });
+
+  bool ok = true;
+  local_cells([&](std::size_t at, std::size_t i, std::size_t j, std::size_t k) {
+    const std::size_t g = (i * n[1] + j) * n[2] + k;
+    ok = ok && r.lbegin()[at] == sr[g] && u.lbegin()[at] == su[g];
+  });
+  EXPECT_TRUE(dash::testing::on_all_ranks(ok));
+  u.barrier();
+}
+
 TEST(Halo, RejectsLayoutsAndCallsItCannotServe) {
   const std::size_t p = P();
   const auto star = dash::Stencil<2>::star(1, 1, 1);
@@ -374,6 +465,19 @@ TEST(Halo, RejectsLayoutsAndCallsItCannotServe) {
     dash::Matrix<double, 2> thin(dash::SizeSpec<2>(p + 1, 8), dash::DistributionSpec<2>(dash::BLOCKED, dash::NONE),
                                  dash::Team::All(), dash::TeamSpec<2>(p, 1));
     EXPECT_THROW((dash::HaloMatrix<double, 2>(thin, dash::Stencil<2>::star(2, 1, 1))), dash::InvalidArgument);
+  }
+  {
+    // Units that pass different stencils are told so, instead of exchanging mismatched faces.
+    dash::Matrix<double, 2> m(dash::SizeSpec<2>(4 * p, 8), dash::DistributionSpec<2>(dash::BLOCKED, dash::NONE),
+                              dash::Team::All(), dash::TeamSpec<2>(p, 1));
+    const auto mine = dash::myid() == 0 ? dash::Stencil<2>::star(1, 1, 1) : dash::Stencil<2>::box(1, 1, 1);
+    if (p > 1) {
+      EXPECT_THROW((dash::HaloMatrix<double, 2>(m, mine)), dash::InvalidArgument);
+    }
+    const auto periodic_first = dash::myid() == 0 ? dash::HaloBoundary::periodic : dash::HaloBoundary::fixed;
+    if (p > 1) {
+      EXPECT_THROW((dash::HaloMatrix<double, 2>(m, star, periodic_first)), dash::InvalidArgument);
+    }
   }
   EXPECT_THROW(dash::Stencil<2>::star(0, 1, 1), dash::InvalidArgument);
   EXPECT_THROW(dash::Stencil<2>({}), dash::InvalidArgument);

@@ -4,7 +4,10 @@
 //
 //   dash::HaloMatrix<double, 2> halo(u, stencil, dash::HaloBoundary::fixed, boundary_value);
 //   dash::apply_stencil(halo, u_next);   // u_next(x) = sum over points p of p.coefficient * u(x + p.offset)
+//   dash::apply_stencil(halo, r, [&](double sum, std::size_t i) { return v.lbegin()[i] - sum; });  // r = v - A u
 //
+// The second form stores finish(sum, i) instead of the sum, i being the cell's offset in the
+// target's local block: residuals, smoothing steps u += S r, and other updates in one pass.
 // Starts the halo update, computes the inner cells while the faces travel, then computes each
 // boundary box the moment the halo regions it reads have arrived (StencilOptions::partial = false
 // waits for the whole halo first, for measuring). Each cell sums coefficient * value in the order
@@ -16,6 +19,7 @@
 #include <array>
 #include <cstddef>
 #include <optional>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -36,8 +40,9 @@ namespace detail {
 // One row of cells for a stencil of K points, rows[k] being where point k's values for the row
 // start: each cell sums its points in stencil order in a register; K known at compile time lets
 // the compiler unroll the points and vectorise the row.
-template <class T, std::size_t K>
-void stencil_row(T* out, std::size_t width, const T* const* rows, const T* weights) {
+template <class T, std::size_t K, class Finish>
+void stencil_row(T* out, std::size_t width, const T* const* rows, const T* weights, const Finish& finish,
+                 std::size_t first_index) {
   std::array<const T*, K> in;
   std::array<T, K> w;
   for (std::size_t k = 0; k < K; ++k) {
@@ -49,46 +54,59 @@ void stencil_row(T* out, std::size_t width, const T* const* rows, const T* weigh
     for (std::size_t k = 0; k < K; ++k) {
       sum += w[k] * in[k][c];
     }
-    out[c] = sum;
+    out[c] = finish(sum, first_index + c);
   }
 }
 
-template <class T>
-using StencilRow = void (*)(T*, std::size_t, const T* const*, const T*);
+template <class T, class Finish>
+using StencilRow = void (*)(T*, std::size_t, const T* const*, const T*, const Finish&, std::size_t);
 
-template <class T, std::size_t... K>
-constexpr std::array<StencilRow<T>, sizeof...(K)> make_stencil_rows(std::index_sequence<K...>) {
-  return {&stencil_row<T, K + 1>...};
+template <class T, class Finish, std::size_t... K>
+constexpr std::array<StencilRow<T, Finish>, sizeof...(K)> make_stencil_rows(std::index_sequence<K...>) {
+  return {&stencil_row<T, K + 1, Finish>...};
 }
 
 // The row kernel for a stencil's point count: unrolled up to 27 points (the 3-D box), otherwise
-// one pass over the row per point (the order per cell is the same).
-template <class T>
+// one pass over the row per point into a scratch row (the order per cell is the same).
+template <class T, class Finish>
 class RowKernel {
 public:
-  explicit RowKernel(std::size_t points) : points_(points) {
-    static constexpr auto unrolled = make_stencil_rows<T>(std::make_index_sequence<27>());
+  RowKernel(std::size_t points, const Finish& finish) : points_(points), finish_(finish) {
+    static constexpr auto unrolled = make_stencil_rows<T, Finish>(std::make_index_sequence<27>());
     kernel_ = points <= unrolled.size() ? unrolled[points - 1] : nullptr;
   }
 
-  void operator()(T* out, std::size_t width, const T* const* rows, const T* weights) const {
+  void operator()(T* out, std::size_t width, const T* const* rows, const T* weights, std::size_t first_index) const {
     if (kernel_ != nullptr) {
-      kernel_(out, width, rows, weights);
+      kernel_(out, width, rows, weights, finish_, first_index);
       return;
     }
-    for (std::size_t c = 0; c < width; ++c) {
-      out[c] = T{};
-    }
+    sums_.assign(width, T{});
     for (std::size_t p = 0; p < points_; ++p) {
       for (std::size_t c = 0; c < width; ++c) {
-        out[c] += weights[p] * rows[p][c];
+        sums_[c] += weights[p] * rows[p][c];
       }
+    }
+    for (std::size_t c = 0; c < width; ++c) {
+      out[c] = finish_(sums_[c], first_index + c);
     }
   }
 
+  T finish(T sum, std::size_t index) const { return finish_(sum, index); }
+
 private:
   std::size_t points_;
-  StencilRow<T> kernel_ = nullptr;
+  const Finish& finish_;
+  StencilRow<T, Finish> kernel_ = nullptr;
+  mutable std::vector<T> sums_;
+};
+
+// Stores the stencil's sum itself.
+struct KeepSum {
+  template <class T>
+  T operator()(T sum, std::size_t) const noexcept {
+    return sum;
+  }
 };
 
 // Where a box's cells, shifted by one stencil offset, are stored when they all lie in one buffer
@@ -130,9 +148,9 @@ std::optional<ShiftedRows<T, N>> shifted_rows(const HaloMatrix<T, N>& halo, cons
 
 // The inner cells, or a boundary box whose shifted copies each lie in one buffer: row by row
 // along the last dimension with the row kernel. Otherwise cell by cell through the halo lookup.
-template <class T, std::size_t N>
+template <class T, std::size_t N, class Finish>
 void apply_stencil_box(const HaloMatrix<T, N>& source, const HaloBox<N>& box, const std::array<std::size_t, N>& strides,
-                       T* target, const std::vector<T>& weights, const RowKernel<T>& kernel) {
+                       T* target, const std::vector<T>& weights, const RowKernel<T, Finish>& kernel) {
   if (box.empty()) {
     return;
   }
@@ -164,7 +182,7 @@ void apply_stencil_box(const HaloMatrix<T, N>& source, const HaloBox<N>& box, co
         }
         starts[p] = sources[p].data + at;
       }
-      kernel(target + out, width, starts.data(), weights.data());
+      kernel(target + out, width, starts.data(), weights.data(), out);
     });
     return;
   }
@@ -181,14 +199,17 @@ void apply_stencil_box(const HaloMatrix<T, N>& source, const HaloBox<N>& box, co
       }
       sum += weights[p] * source.value_unchecked(index);
     }
-    target[at] = sum;
+    target[at] = kernel.finish(sum, at);
   });
 }
 
 }  // namespace detail
 
-template <class T, std::size_t N>
-void apply_stencil(HaloMatrix<T, N>& source, Matrix<T, N>& target, const StencilOptions& options = {}) {
+// target(x) = finish(stencil sum at x, x's offset in target's local block).
+template <class T, std::size_t N, class Finish>
+  requires std::is_invocable_r_v<T, const Finish&, T, std::size_t>
+void apply_stencil(HaloMatrix<T, N>& source, Matrix<T, N>& target, const Finish& finish,
+                   const StencilOptions& options = {}) {
   constexpr const char* function = "dash::apply_stencil";
   if (!target.is_allocated()) {
     throw invalid_argument(function, "target", "unallocated", "an allocated dash::Matrix");
@@ -216,7 +237,7 @@ void apply_stencil(HaloMatrix<T, N>& source, Matrix<T, N>& target, const Stencil
   for (const auto& point : points) {
     weights.push_back(static_cast<T>(point.coefficient));
   }
-  const detail::RowKernel<T> kernel(points.size());
+  const detail::RowKernel<T, Finish> kernel(points.size(), finish);
 
   auto update = source.update_async();
   detail::apply_stencil_box(source, source.inner(), strides, target.lbegin(), weights, kernel);
@@ -226,6 +247,12 @@ void apply_stencil(HaloMatrix<T, N>& source, Matrix<T, N>& target, const Stencil
   update.for_each_ready_boundary([&](const HaloBox<N>& box) {
     detail::apply_stencil_box(source, box, strides, target.lbegin(), weights, kernel);
   });
+}
+
+// target(x) = the stencil sum at x.
+template <class T, std::size_t N>
+void apply_stencil(HaloMatrix<T, N>& source, Matrix<T, N>& target, const StencilOptions& options = {}) {
+  apply_stencil(source, target, detail::KeepSum{}, options);
 }
 
 }  // namespace dash

@@ -19,10 +19,12 @@
 
 #include <array>
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <string>
 
 #include <dash/comm/exception.hpp>
+#include <dash/comm/uniform_check.hpp>
 #include <dash/containers/detail/halo_exchange.hpp>
 #include <dash/containers/halo_box.hpp>
 #include <dash/containers/halo_update.hpp>
@@ -161,6 +163,12 @@ private:
     if (!matrix.is_allocated()) {
       throw invalid_argument("dash::HaloMatrix", "matrix", "unallocated", "an allocated dash::Matrix");
     }
+    // Units that disagree on the stencil or the boundaries would exchange different faces and hang.
+    const auto& points = stencil.points();
+    const std::uint64_t digest =
+        comm::detail::fnv1a_digest(points.data(), points.size() * sizeof(StencilPoint<N>)) ^
+        (comm::detail::fnv1a_digest(boundaries.data(), sizeof(boundaries)) * 0x9e3779b97f4a7c15ULL);
+    comm::check_uniform(digest, "dash::HaloMatrix", "stencil and boundaries", matrix.team().mpi_comm());
     return std::make_unique<Exchange>(matrix, stencil, boundaries, fixed_value);
   }
 
