@@ -7,6 +7,7 @@ dash_packages=(
   libopenmpi-dev openmpi-bin libhwloc-dev pkg-config
   libgtest-dev valgrind
   libboost-dev
+  libfftw3-dev libfftw3-mpi-dev
   nlohmann-json3-dev libcli11-dev
   gnuplot-nox
 )
