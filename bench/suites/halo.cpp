@@ -7,13 +7,12 @@
 // step. Cases:
 //   heat_partial   dash: inner cells while the faces travel, each boundary box as its faces land
 //   heat_blocking  dash: inner cells, then wait for the whole halo (FMPI "Sync")
-// Verification: the baseline reproduces a reference computed once at set-up bit for bit; dash
-// sums the four weighted neighbours in stencil order instead of 0.25 (n + s + w + e), so it must
-// agree to the last few bits (relative 1e-12).
+// Verification: both sides reproduce a reference computed once at set-up bit for bit (the Jacobi
+// stencil's points share the coefficient 0.25, so dash computes 0.25 (n + s + w + e) as the
+// baseline does).
 
 #include <algorithm>
 #include <array>
-#include <cmath>
 #include <cstddef>
 #include <memory>
 #include <string>
@@ -106,10 +105,7 @@ public:
       ok = mpi_->block() == reference_;
     } else {
       // An even number of steps ends in u.
-      const double* result = u_->lbegin();
-      for (std::size_t k = 0; k < reference_.size() && ok; ++k) {
-        ok = std::abs(result[k] - reference_[k]) <= 1e-12 * std::max(1.0, std::abs(reference_[k]));
-      }
+      ok = std::equal(reference_.begin(), reference_.end(), u_->lbegin());
     }
     int all = ok ? 1 : 0;
     MPI_Allreduce(MPI_IN_PLACE, &all, 1, MPI_INT, MPI_LAND, comm_);

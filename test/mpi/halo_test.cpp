@@ -267,6 +267,22 @@ TEST(Halo, EveryExchangedFaceIsReportedOnce) {
   }
 }
 
+// What a stencil gives a cell, written out as dash::Stencil documents it: c (v_0 + ... + v_K-1)
+// when every coefficient is c, else c_0 v_0 + ... + c_K-1 v_K-1, left to right.
+template <std::size_t N, class Value>
+double stencil_value(const dash::Stencil<N>& stencil, const Value& value_at) {
+  const auto& points = stencil.points();
+  bool same = true;
+  for (const auto& point : points) {
+    same = same && point.coefficient == points[0].coefficient;
+  }
+  double sum = same ? value_at(points[0].offset) : points[0].coefficient * value_at(points[0].offset);
+  for (std::size_t p = 1; p < points.size(); ++p) {
+    sum += same ? value_at(points[p].offset) : points[p].coefficient * value_at(points[p].offset);
+  }
+  return same ? points[0].coefficient * sum : sum;
+}
+
 // The 2-D heat equation of seed 004 §7.5 (Jacobi, 5-point, fixed boundary) and a 9-point periodic
 // variant, against the same arithmetic done serially on the whole grid.
 void check_iterations(const dash::TeamSpec<2>& grid, const dash::DistributionSpec<2>& distribution,
@@ -289,21 +305,16 @@ void check_iterations(const dash::TeamSpec<2>& grid, const dash::DistributionSpe
   for (int it = 0; it < iterations; ++it) {
     for (std::ptrdiff_t i = 0; i < n0; ++i) {
       for (std::ptrdiff_t j = 0; j < n1; ++j) {
-        double sum{};
-        for (const auto& point : stencil.points()) {
-          std::ptrdiff_t a = i + point.offset[0];
-          std::ptrdiff_t b = j + point.offset[1];
-          double value = 0;
+        next[static_cast<std::size_t>(i * n1 + j)] = stencil_value(stencil, [&](const Index<2>& offset) {
+          std::ptrdiff_t a = i + offset[0];
+          std::ptrdiff_t b = j + offset[1];
           if (boundary == dash::HaloBoundary::fixed && (a < 0 || a >= n0 || b < 0 || b >= n1)) {
-            value = edge({a, b});
-          } else {
-            a = (a % n0 + n0) % n0;
-            b = (b % n1 + n1) % n1;
-            value = serial[static_cast<std::size_t>(a * n1 + b)];
+            return edge({a, b});
           }
-          sum += point.coefficient * value;
-        }
-        next[static_cast<std::size_t>(i * n1 + j)] = sum;
+          a = (a % n0 + n0) % n0;
+          b = (b % n1 + n1) % n1;
+          return serial[static_cast<std::size_t>(a * n1 + b)];
+        });
       }
     }
     serial.swap(next);
@@ -431,10 +442,7 @@ TEST(Halo, FinishCombinesTheSumWithOtherData) {
     for (std::size_t i = 0; i < n[0]; ++i) {
       for (std::size_t j = 0; j < n[1]; ++j) {
         for (std::size_t k = 0; k < n[2]; ++k) {
-          double sum{};
-          for (const auto& point : stencil.points()) {
-            sum += point.coefficient * in[wrap(i, j, k, point.offset)];
-          }
+          const double sum = stencil_value(stencil, [&](const Index<3>& offset) { return in[wrap(i, j, k, offset)]; });
           store((i * n[1] + j) * n[2] + k, i, j, k, sum);
         }
       }

@@ -10,8 +10,8 @@
 // target's local block: residuals, smoothing steps u += S r, and other updates in one pass.
 // Starts the halo update, computes the inner cells while the faces travel, then computes each
 // boundary box the moment the halo regions it reads have arrived (StencilOptions::partial = false
-// waits for the whole halo first, for measuring). Each cell sums coefficient * value in the order
-// the stencil lists its points, starting from T{}, so the result is the same bit for bit at every
+// waits for the whole halo first, for measuring). Each cell's sum is formed as Stencil documents
+// it (one multiplication for a uniform stencil), so the result is the same bit for bit at every
 // number of units. Coefficients are converted to T. Collective over the matrices' team. No
 // barrier at the end: target's cells are final locally; other units must synchronise (e.g. the
 // next halo update, or target.barrier()) before reading them.
@@ -38,9 +38,10 @@ struct StencilOptions {
 namespace detail {
 
 // One row of cells for a stencil of K points, rows[k] being where point k's values for the row
-// start: each cell sums its points in stencil order in a register; K known at compile time lets
-// the compiler unroll the points and vectorise the row.
-template <class T, std::size_t K, class Finish>
+// start: each cell forms its sum (stencil.hpp: c (v_0 + ... + v_K-1) for a uniform stencil,
+// c_0 v_0 + ... + c_K-1 v_K-1 otherwise, left to right) in a register; K known at compile time
+// lets the compiler unroll the points and vectorise the row.
+template <class T, std::size_t K, class Finish, bool Uniform>
 void stencil_row(T* out, std::size_t width, const T* const* rows, const T* weights, const Finish& finish,
                  std::size_t first_index) {
   std::array<const T*, K> in;
@@ -50,30 +51,42 @@ void stencil_row(T* out, std::size_t width, const T* const* rows, const T* weigh
     w[k] = weights[k];
   }
   for (std::size_t c = 0; c < width; ++c) {
-    T sum{};
-    for (std::size_t k = 0; k < K; ++k) {
-      sum += w[k] * in[k][c];
+    if constexpr (Uniform) {
+      T sum = in[0][c];
+      for (std::size_t k = 1; k < K; ++k) {
+        sum += in[k][c];
+      }
+      out[c] = finish(w[0] * sum, first_index + c);
+    } else {
+      T sum = w[0] * in[0][c];
+      for (std::size_t k = 1; k < K; ++k) {
+        sum += w[k] * in[k][c];
+      }
+      out[c] = finish(sum, first_index + c);
     }
-    out[c] = finish(sum, first_index + c);
   }
 }
 
 template <class T, class Finish>
 using StencilRow = void (*)(T*, std::size_t, const T* const*, const T*, const Finish&, std::size_t);
 
-template <class T, class Finish, std::size_t... K>
+template <class T, class Finish, bool Uniform, std::size_t... K>
 constexpr std::array<StencilRow<T, Finish>, sizeof...(K)> make_stencil_rows(std::index_sequence<K...>) {
-  return {&stencil_row<T, K + 1, Finish>...};
+  return {&stencil_row<T, K + 1, Finish, Uniform>...};
 }
 
-// The row kernel for a stencil's point count: unrolled up to 27 points (the 3-D box), otherwise
-// one pass over the row per point into a scratch row (the order per cell is the same).
+// The row kernel for a stencil: unrolled up to 27 points (the 3-D box), otherwise one pass over
+// the row per point into a scratch row (the same sum per cell).
 template <class T, class Finish>
 class RowKernel {
 public:
-  RowKernel(std::size_t points, const Finish& finish) : points_(points), finish_(finish) {
-    static constexpr auto unrolled = make_stencil_rows<T, Finish>(std::make_index_sequence<27>());
-    kernel_ = points <= unrolled.size() ? unrolled[points - 1] : nullptr;
+  RowKernel(std::size_t points, bool uniform, const Finish& finish)
+      : points_(points), uniform_(uniform), finish_(finish) {
+    static constexpr auto general = make_stencil_rows<T, Finish, false>(std::make_index_sequence<27>());
+    static constexpr auto same_weight = make_stencil_rows<T, Finish, true>(std::make_index_sequence<27>());
+    if (points <= general.size()) {
+      kernel_ = uniform ? same_weight[points - 1] : general[points - 1];
+    }
   }
 
   void operator()(T* out, std::size_t width, const T* const* rows, const T* weights, std::size_t first_index) const {
@@ -81,21 +94,33 @@ public:
       kernel_(out, width, rows, weights, finish_, first_index);
       return;
     }
-    sums_.assign(width, T{});
-    for (std::size_t p = 0; p < points_; ++p) {
+    sums_.resize(width);
+    for (std::size_t c = 0; c < width; ++c) {
+      sums_[c] = uniform_ ? rows[0][c] : weights[0] * rows[0][c];
+    }
+    for (std::size_t p = 1; p < points_; ++p) {
       for (std::size_t c = 0; c < width; ++c) {
-        sums_[c] += weights[p] * rows[p][c];
+        sums_[c] += uniform_ ? rows[p][c] : weights[p] * rows[p][c];
       }
     }
     for (std::size_t c = 0; c < width; ++c) {
-      out[c] = finish_(sums_[c], first_index + c);
+      out[c] = finish_(uniform_ ? weights[0] * sums_[c] : sums_[c], first_index + c);
     }
   }
 
-  T finish(T sum, std::size_t index) const { return finish_(sum, index); }
+  // The sum of one cell whose point values value(p) gives.
+  template <class Value>
+  T cell(const Value& value, const T* weights, std::size_t index) const {
+    T sum = uniform_ ? value(0) : weights[0] * value(0);
+    for (std::size_t p = 1; p < points_; ++p) {
+      sum += uniform_ ? value(p) : weights[p] * value(p);
+    }
+    return finish_(uniform_ ? weights[0] * sum : sum, index);
+  }
 
 private:
   std::size_t points_;
+  bool uniform_;
   const Finish& finish_;
   StencilRow<T, Finish> kernel_ = nullptr;
   mutable std::vector<T> sums_;
@@ -191,15 +216,15 @@ void apply_stencil_box(const HaloMatrix<T, N>& source, const HaloBox<N>& box, co
     for (std::size_t d = 0; d < N; ++d) {
       at += cell[d] * strides[d];
     }
-    T sum{};
-    for (std::size_t p = 0; p < points.size(); ++p) {
-      std::array<std::ptrdiff_t, N> index{};
-      for (std::size_t d = 0; d < N; ++d) {
-        index[d] = static_cast<std::ptrdiff_t>(cell[d]) + points[p].offset[d];
-      }
-      sum += weights[p] * source.value_unchecked(index);
-    }
-    target[at] = kernel.finish(sum, at);
+    target[at] = kernel.cell(
+        [&](std::size_t p) {
+          std::array<std::ptrdiff_t, N> index{};
+          for (std::size_t d = 0; d < N; ++d) {
+            index[d] = static_cast<std::ptrdiff_t>(cell[d]) + points[p].offset[d];
+          }
+          return source.value_unchecked(index);
+        },
+        weights.data(), at);
   });
 }
 
@@ -237,7 +262,7 @@ void apply_stencil(HaloMatrix<T, N>& source, Matrix<T, N>& target, const Finish&
   for (const auto& point : points) {
     weights.push_back(static_cast<T>(point.coefficient));
   }
-  const detail::RowKernel<T, Finish> kernel(points.size(), finish);
+  const detail::RowKernel<T, Finish> kernel(points.size(), source.stencil().uniform(), finish);
 
   auto update = source.update_async();
   detail::apply_stencil_box(source, source.inner(), strides, target.lbegin(), weights, kernel);

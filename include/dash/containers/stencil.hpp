@@ -6,8 +6,12 @@
 //   auto nine_point = dash::Stencil<2>::box(1, 0.0, 0.125);   // 3 x 3 block
 //   dash::Stencil<2> jacobi({{{-1, 0}, 0.25}, {{1, 0}, 0.25}, {{0, -1}, 0.25}, {{0, 1}, 0.25}});
 //
-// dash::apply_stencil sums coefficient * value over the points in the order they are listed, so
-// results do not depend on how the matrix is distributed.
+// The value a stencil gives a cell is, with v_k the value at point k (in the order listed):
+// - c (v_0 + v_1 + ... + v_K-1) when every point has the same coefficient c (uniform(): an
+//   average such as Jacobi's 0.25 (north + south + west + east));
+// - c_0 v_0 + c_1 v_1 + ... + c_K-1 v_K-1 otherwise;
+// each evaluated left to right. dash::apply_stencil keeps to this exactly, so results do not depend
+// on how the matrix is distributed.
 
 #include <algorithm>
 #include <array>
@@ -94,6 +98,11 @@ public:
   }
 
   const std::vector<StencilPoint<N>>& points() const noexcept { return points_; }
+  // Every point has the same coefficient.
+  bool uniform() const noexcept {
+    return std::all_of(points_.begin(), points_.end(),
+                       [&](const StencilPoint<N>& point) { return point.coefficient == points_.front().coefficient; });
+  }
   std::size_t size() const noexcept { return points_.size(); }
   // How many cells the stencil reaches below (towards index 0) and above a cell in `dim`: the
   // halo widths on the two sides.
