@@ -100,6 +100,9 @@ Config config_from_environment() {
   if (const char* parameters = std::getenv("DASH_COST_MODEL"); parameters != nullptr) {
     config.cost_parameters = parse_cost_parameters(parameters, "dash::init", "environment variable DASH_COST_MODEL");
   }
+  if (const char* descriptor = std::getenv("DASH_TOPOLOGY"); descriptor != nullptr) {
+    config.network = parse_network(descriptor, "dash::init: environment variable DASH_TOPOLOGY");
+  }
   for (const std::string_view name : known_variables()) {
     if (!name.starts_with("DASH_COLL_")) {
       continue;
@@ -121,7 +124,7 @@ const std::vector<std::string_view>& known_variables() {
       "DASH_COLL_BCAST",     "DASH_COLL_REDUCE",    "DASH_COLL_ALLREDUCE",      "DASH_COLL_GATHER",
       "DASH_COLL_SCATTER",   "DASH_COLL_ALLGATHER", "DASH_COLL_REDUCE_SCATTER", "DASH_COLL_ALLTOALL",
       "DASH_COLL_SCAN",      "DASH_COLL_EXSCAN",    "DASH_COLL_BARRIER",        "DASH_COLL_NEIGHBOR_ALLTOALL",
-      "DASH_TABLE_WINDOW_BYTES", "DASH_SHARED_MEMORY", "DASH_SORT_TRACE"};
+      "DASH_TABLE_WINDOW_BYTES", "DASH_SHARED_MEMORY", "DASH_SORT_TRACE", "DASH_TOPOLOGY"};
   return names;
 }
 

@@ -50,6 +50,8 @@ void detect_hardware(Locality& place) {
   }
   const hwloc_obj_t core = hwloc_get_ancestor_obj_by_type(topology, HWLOC_OBJ_CORE, unit);
   place.core = static_cast<int>(core != nullptr ? core->logical_index : unit->logical_index);
+  const hwloc_obj_t package = hwloc_get_ancestor_obj_by_type(topology, HWLOC_OBJ_PACKAGE, unit);
+  place.package = package != nullptr ? static_cast<int>(package->logical_index) : 0;
   place.numa_domain = 0;
   const int domains = hwloc_get_nbobjs_by_type(topology, HWLOC_OBJ_NUMANODE);
   for (int index = 0; index < domains; ++index) {

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include <dash/comm/cost_model.hpp>
+#include <dash/comm/network.hpp>
 
 namespace dash::comm {
 
@@ -39,6 +40,8 @@ struct Config {
   std::vector<std::pair<std::string, std::string>> forced_algorithms;
   // DASH_COST_MODEL: the cost model's machine parameters, which pick the collectives' algorithms.
   CostParameters cost_parameters;
+  // DASH_TOPOLOGY: the network between the nodes (network.hpp); flat when unset.
+  Network network;
 };
 
 // Parses the DASH_* variables of the current environment. Throws dash::InvalidArgument naming

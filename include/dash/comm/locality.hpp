@@ -1,6 +1,6 @@
 #pragma once
 // Where the calling process runs: its node (detected with MPI_Comm_split_type(MPI_COMM_TYPE_SHARED)
-// at dash::init) and, from hwloc, the NUMA domain and the core its CPU binding starts on.
+// at dash::init) and, from hwloc, the package, NUMA domain and core its CPU binding starts on.
 //
 // A process bound to several cores or domains (or not bound at all) is counted in the domain and
 // core of the first processing unit of its binding, so that every process has exactly one place.
@@ -16,6 +16,7 @@ struct Locality {
   int node_count = 1;  // nodes in the job
   int node_rank = 0;   // rank among the processes of the node, by base rank
   int node_size = 1;   // processes on the node
+  int package = 0;      // hwloc logical index of the package (socket) on the node
   int numa_domain = 0;  // hwloc logical index of the NUMA domain on the node
   int core = 0;         // hwloc logical index of the core on the node
   std::string hardware_source;  // "hwloc" or why the NUMA domain and core are placeholders
