@@ -8,6 +8,7 @@ dash_packages=(
   libgtest-dev valgrind
   libboost-dev
   libfftw3-dev libfftw3-mpi-dev
+  libscalapack-openmpi-dev
   nlohmann-json3-dev libcli11-dev
   gnuplot-nox
 )
