@@ -29,18 +29,6 @@ constexpr std::array<IsClass, 4> classes{{
      {33422937, 10244, 59149, 33135281, 99}},
 }};
 
-constexpr std::uint64_t randlc_mask = (std::uint64_t{1} << 46) - 1;
-constexpr double randlc_scale = 1.0 / static_cast<double>(std::uint64_t{1} << 46);
-
-// a b mod 2^46: the low 46 bits of a product survive the wrap-around modulo 2^64.
-std::uint64_t multiply_mod_2_46(std::uint64_t a, std::uint64_t b) { return (a * b) & randlc_mask; }
-
-// One step of randlc: the next state and the value it stands for, in [0, 1).
-double randlc(std::uint64_t& state) {
-  state = multiply_mod_2_46(randlc_multiplier, state);
-  return static_cast<double>(state) * randlc_scale;
-}
-
 // Sets key `global` to `value` on the unit that holds it.
 void set_key(Array<int>& keys, std::size_t global, int value) {
   const LocalIndex where = keys.pattern().local(global);
@@ -168,18 +156,6 @@ std::int64_t expected_test_rank(const IsClass& klass, std::size_t t, int iterati
     default:  // 'B'
       return t == 1 || t == 2 || t == 4 ? reference + iteration : reference - iteration;
   }
-}
-
-std::uint64_t randlc_jump(std::uint64_t seed, std::uint64_t steps) {
-  std::uint64_t power = 1;
-  std::uint64_t square = randlc_multiplier;
-  for (; steps != 0; steps >>= 1U) {
-    if ((steps & 1U) != 0) {
-      power = multiply_mod_2_46(power, square);
-    }
-    square = multiply_mod_2_46(square, square);
-  }
-  return multiply_mod_2_46(power, seed);
 }
 
 int next_key(std::uint64_t& state, int max_key) {

@@ -17,6 +17,8 @@
 #include <dash/algorithms/sort.hpp>
 #include <dash/core/team.hpp>
 
+#include "npb/randlc.hpp"
+
 namespace dash::bench::npb {
 
 inline constexpr int is_iterations = 10;
@@ -37,12 +39,6 @@ const IsClass& is_class(char name);
 // The rank test key t (0-based) must have in iteration `iteration` (1-based): the class's test rank
 // shifted by the iteration, as NPB's partial verification does per class.
 std::int64_t expected_test_rank(const IsClass& klass, std::size_t t, int iteration);
-
-// NPB's randlc generator: x <- a x mod 2^46 with a = 5^13, returning x / 2^46. The state after
-// `steps` steps from `seed`: seed a^steps mod 2^46, in O(log steps).
-inline constexpr std::uint64_t randlc_seed = 314159265;
-inline constexpr std::uint64_t randlc_multiplier = 1220703125;
-std::uint64_t randlc_jump(std::uint64_t seed, std::uint64_t steps);
 
 // Key g of a class with keys in [0, max_key), computed from the generator state `state` before it
 // (randlc_jump(randlc_seed, 4 g)): floor(max_key / 4 (r1 + r2 + r3 + r4)) of the next four values,
