@@ -13,11 +13,11 @@
 #include <vector>
 
 #include <dash/algorithms/fft.hpp>
-#include <dash/comm/exception.hpp>
 #include <dash/core/team.hpp>
 
 #include "npb/ft.hpp"
 #include "runner/registry.hpp"
+#include "suites/npb_case.hpp"
 
 namespace dash::bench::npb_suite {
 
@@ -25,66 +25,7 @@ namespace {
 
 constexpr std::array<char, 4> ft_classes{'S', 'W', 'A', 'B'};
 
-const npb::FtClass& class_with_nx(std::size_t nx) {
-  for (const char name : ft_classes) {
-    if (npb::ft_class(name).nx == nx) {
-      return npb::ft_class(name);
-    }
-  }
-  throw invalid_argument("dash-bench npb/ft", "size", nx, "the nx of NPB FT class S (64), W (128), A (256) or B (512)");
-}
-
-class FtWorkload final : public Workload {
-public:
-  explicit FtWorkload(const npb::FtClass& klass) : klass_(klass) {}
-
-  void run_impl() override { run(true, impl_); }
-  void run_baseline() override { run(false, baseline_); }
-  // Every run sets up its field afresh; only the result has to be forgotten.
-  void reset() override { last_verified_ = false; }
-  bool verify() const override { return last_verified_; }
-
-  // FT's Mflop/s, the seconds of its timed part (slowest unit) and the largest relative checksum error.
-  std::vector<double> extra_metrics(Side side) override {
-    const npb::FtResult& result = side == Side::impl ? impl_ : baseline_;
-    return {result.mops, result.seconds, result.max_error};
-  }
-
-private:
-  void run(bool partial, npb::FtResult& result) {
-    FftOptions options;
-    options.partial = partial;
-    options.planning = FftPlanning::measure;
-    result = npb::run_ft(klass_.name, Team::All(), options);
-    last_verified_ = result.verified;
-  }
-
-  const npb::FtClass& klass_;
-  npb::FtResult impl_;
-  npb::FtResult baseline_;
-  bool last_verified_ = false;
-};
-
-// Classes S and W in the quick sweep; A and B (512 x 256 x 256, 20 iterations) as well in the full one.
-std::vector<std::size_t> class_nx(Sweep sweep) {
-  std::vector<std::size_t> sizes;
-  for (const char name : ft_classes) {
-    if (sweep == Sweep::full || (name != 'A' && name != 'B')) {
-      sizes.push_back(npb::ft_class(name).nx);
-    }
-  }
-  return sizes;
-}
-
-// dash::fft's slabs need a unit count that divides nz and ny, which powers of two up to 32 do for
-// every class here (W's nz = 32 is the smallest), and the workload runs on Team::All(): in jobs of
-// other sizes the case has no sweep point.
-std::vector<int> dividing_job(int job_size) {
-  if (job_size <= 32 && (job_size & (job_size - 1)) == 0) {
-    return {job_size};
-  }
-  return {};
-}
+std::size_t nx_of(char name) { return npb::ft_class(name).nx; }
 
 const CaseRegistration ft_case{Case{
     .suite = "npb",
@@ -92,11 +33,22 @@ const CaseRegistration ft_case{Case{
     .impl = "NPB FT with dash::fft transforming each tile as it arrives (partial), FFTW_MEASURE plans",
     .baseline = "the same with FftOptions::partial = false",
     .size_unit = "nx (the NPB FT class: 64 S, 128 W, 256 A, 512 B)",
-    .sizes = class_nx,
-    .active_rank_counts = dividing_job,
+    .sizes = [](Sweep sweep) { return class_sizes(ft_classes, sweep, nx_of); },
+    // dash::fft's slabs need a unit count that divides nz and ny, which powers of two up to 32 do
+    // for every class here (W's nz = 32 is the smallest).
+    .active_rank_counts = [](int job_size) { return power_of_two_job(job_size, 32); },
     .rate = std::nullopt,
     .make_workload = [](const Problem& problem) -> std::unique_ptr<Workload> {
-      return std::make_unique<FtWorkload>(class_with_nx(problem.size));
+      const char name = class_of_size("npb/ft", ft_classes, problem.size, nx_of);
+      return std::make_unique<KernelWorkload<npb::FtResult>>(
+          [name](bool partial) {
+            FftOptions options;
+            options.partial = partial;
+            options.planning = FftPlanning::measure;
+            return npb::run_ft(name, Team::All(), options);
+          },
+          // FT's Mflop/s, the seconds of its timed part (slowest unit) and the largest relative checksum error.
+          [](const npb::FtResult& result) { return std::vector<double>{result.mops, result.seconds, result.max_error}; });
     },
     .calls_per_run = nullptr,
     .extra_metrics = {ExtraMetric{"mops", ""}, ExtraMetric{"ft_seconds", "s"}, ExtraMetric{"checksum_error", ""}},

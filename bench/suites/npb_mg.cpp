@@ -12,11 +12,11 @@
 #include <vector>
 
 #include <dash/algorithms/stencil.hpp>
-#include <dash/comm/exception.hpp>
 #include <dash/core/team.hpp>
 
 #include "npb/mg.hpp"
 #include "runner/registry.hpp"
+#include "suites/npb_case.hpp"
 
 namespace dash::bench::npb_suite {
 
@@ -24,64 +24,7 @@ namespace {
 
 constexpr std::array<char, 3> mg_classes{'S', 'W', 'A'};
 
-const npb::MgClass& class_with_edge(std::size_t n) {
-  for (const char name : mg_classes) {
-    if (npb::mg_class(name).n == n) {
-      return npb::mg_class(name);
-    }
-  }
-  throw invalid_argument("dash-bench npb/mg", "size", n, "the grid edge of NPB MG class S (32), W (128) or A (256)");
-}
-
-class MgWorkload final : public Workload {
-public:
-  explicit MgWorkload(const npb::MgClass& klass) : klass_(klass) {}
-
-  void run_impl() override { run(true, impl_); }
-  void run_baseline() override { run(false, baseline_); }
-  // Every run builds its grids afresh; only the result has to be forgotten.
-  void reset() override { last_verified_ = false; }
-  bool verify() const override { return last_verified_; }
-
-  // MG's Mop/s, the seconds of its timed V-cycles (slowest unit) and rnm2's relative error.
-  std::vector<double> extra_metrics(Side side) override {
-    const npb::MgResult& result = side == Side::impl ? impl_ : baseline_;
-    return {result.mops, result.seconds, std::abs(result.rnm2 - klass_.verify_value) / klass_.verify_value};
-  }
-
-private:
-  void run(bool partial, npb::MgResult& result) {
-    StencilOptions options;
-    options.partial = partial;
-    result = npb::run_mg(klass_.name, Team::All(), options);
-    last_verified_ = result.verified;
-  }
-
-  const npb::MgClass& klass_;
-  npb::MgResult impl_;
-  npb::MgResult baseline_;
-  bool last_verified_ = false;
-};
-
-// Classes S and W in the quick sweep, S, W and A in the full one.
-std::vector<std::size_t> class_edges(Sweep sweep) {
-  std::vector<std::size_t> edges;
-  for (const char name : mg_classes) {
-    if (sweep == Sweep::full || name != 'A') {
-      edges.push_back(npb::mg_class(name).n);
-    }
-  }
-  return edges;
-}
-
-// NPB MG needs a power-of-two unit count up to 8 and the workload runs on Team::All(): in jobs of
-// other sizes the case has no sweep point.
-std::vector<int> power_of_two_job(int job_size) {
-  if (job_size <= 8 && (job_size & (job_size - 1)) == 0) {
-    return {job_size};
-  }
-  return {};
-}
+std::size_t edge_of(char name) { return npb::mg_class(name).n; }
 
 const CaseRegistration mg_case{Case{
     .suite = "npb",
@@ -89,11 +32,23 @@ const CaseRegistration mg_case{Case{
     .impl = "NPB MG with dash::apply_stencil overlapping each halo update (partial)",
     .baseline = "the same with StencilOptions::partial = false",
     .size_unit = "grid edge (the NPB MG class: 32 S, 128 W, 256 A)",
-    .sizes = class_edges,
-    .active_rank_counts = power_of_two_job,
+    .sizes = [](Sweep sweep) { return class_sizes(mg_classes, sweep, edge_of); },
+    // Fine and coarse blocks must line up and the coarsest grid, 2^3, needs a cell per unit.
+    .active_rank_counts = [](int job_size) { return power_of_two_job(job_size, 8); },
     .rate = std::nullopt,
     .make_workload = [](const Problem& problem) -> std::unique_ptr<Workload> {
-      return std::make_unique<MgWorkload>(class_with_edge(problem.size));
+      const char name = class_of_size("npb/mg", mg_classes, problem.size, edge_of);
+      return std::make_unique<KernelWorkload<npb::MgResult>>(
+          [name](bool partial) {
+            StencilOptions options;
+            options.partial = partial;
+            return npb::run_mg(name, Team::All(), options);
+          },
+          // MG's Mop/s, the seconds of its timed V-cycles (slowest unit) and rnm2's relative error.
+          [name](const npb::MgResult& result) {
+            const double reference = npb::mg_class(name).verify_value;
+            return std::vector<double>{result.mops, result.seconds, std::abs(result.rnm2 - reference) / reference};
+          });
     },
     .calls_per_run = nullptr,
     .extra_metrics = {ExtraMetric{"mops", ""}, ExtraMetric{"mg_seconds", "s"}, ExtraMetric{"rnm2_error", ""}},
