@@ -15,6 +15,8 @@
 #include <dash/algorithms/predicates.hpp>
 #include <dash/algorithms/scan.hpp>
 #include <dash/algorithms/sort.hpp>
+#include <dash/algorithms/sparse_matvec.hpp>
+#include <dash/algorithms/stencil.hpp>
 #include <dash/algorithms/transform.hpp>
 #include <dash/comm/algorithms.hpp>
 #include <dash/comm/allgather.hpp>
@@ -52,11 +54,16 @@
 #include <dash/comm/scatter.hpp>
 #include <dash/comm/uniform_check.hpp>
 #include <dash/containers/array.hpp>
+#include <dash/containers/csr_matrix.hpp>
 #include <dash/containers/global_range.hpp>
+#include <dash/containers/halo_box.hpp>
+#include <dash/containers/halo_matrix.hpp>
+#include <dash/containers/halo_update.hpp>
 #include <dash/containers/local_matrix.hpp>
 #include <dash/containers/local_range.hpp>
 #include <dash/containers/matrix.hpp>
 #include <dash/containers/matrix_view.hpp>
+#include <dash/containers/stencil.hpp>
 #include <dash/core/atomic.hpp>
 #include <dash/core/distribution.hpp>
 #include <dash/core/distribution_spec.hpp>
