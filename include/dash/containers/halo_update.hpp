@@ -41,8 +41,11 @@ public:
       const auto source = exchange.region(r).source;
       if (source == detail::HaloSource::fixed) {
         arrived_ |= 1U << r;
-      } else if (source == detail::HaloSource::shared) {
-        pending_shared_.push_back(r);
+      } else if (source != detail::HaloSource::unused) {
+        exchanged_ |= 1U << r;
+        if (source == detail::HaloSource::shared) {
+          pending_shared_.push_back(r);
+        }
       }
     }
     remote_ = exchange.start(epoch);
@@ -53,6 +56,7 @@ public:
         epoch_(other.epoch_),
         remote_(std::move(other.remote_)),
         arrived_(other.arrived_),
+        exchanged_(other.exchanged_),
         reported_(other.reported_),
         boundary_done_(std::move(other.boundary_done_)),
         pending_shared_(std::move(other.pending_shared_)),
@@ -64,6 +68,7 @@ public:
       epoch_ = other.epoch_;
       remote_ = std::move(other.remote_);
       arrived_ = other.arrived_;
+      exchanged_ = other.exchanged_;
       reported_ = other.reported_;
       boundary_done_ = std::move(other.boundary_done_);
       pending_shared_ = std::move(other.pending_shared_);
@@ -98,7 +103,7 @@ public:
   void for_each_arrival(F&& f) {
     while (true) {
       const bool moved = advance();
-      const std::uint32_t fresh = arrived_ & ~reported_ & exchanged_mask();
+      const std::uint32_t fresh = arrived_ & ~reported_ & exchanged_;
       reported_ |= fresh;
       for (std::uint32_t bits = fresh; bits != 0; bits &= bits - 1) {
         f(static_cast<std::size_t>(std::countr_zero(bits)));
@@ -141,17 +146,6 @@ public:
   }
 
 private:
-  std::uint32_t exchanged_mask() const noexcept {
-    std::uint32_t mask = 0;
-    for (std::size_t r = 0; r < Exchange::regions; ++r) {
-      const auto source = exchange_->region(r).source;
-      if (source == detail::HaloSource::shared || source == detail::HaloSource::remote) {
-        mask |= 1U << r;
-      }
-    }
-    return mask;
-  }
-
   // One round of progress; true if some region arrived or the update completed.
   bool advance() {
     if (complete_) {
@@ -189,8 +183,9 @@ private:
   Exchange* exchange_ = nullptr;
   std::uint64_t epoch_ = 0;
   comm::NeighborRequest remote_;
-  std::uint32_t arrived_ = 0;   // regions holding this update's data (fixed ones from the start)
-  std::uint32_t reported_ = 0;  // regions for_each_arrival reported
+  std::uint32_t arrived_ = 0;    // regions holding this update's data (fixed ones from the start)
+  std::uint32_t exchanged_ = 0;  // regions filled by copies or messages (not fixed ones)
+  std::uint32_t reported_ = 0;   // regions for_each_arrival reported
   std::vector<bool> boundary_done_;
   std::vector<std::size_t> pending_shared_;
   bool complete_ = true;
