@@ -1,0 +1,288 @@
+#include <dash/comm/network_cost.hpp>
+
+#include <algorithm>
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <dash/comm/exception.hpp>
+
+namespace dash::comm {
+
+namespace {
+
+constexpr const char* function = "dash::comm::network_cost";
+
+struct Message {
+  int from;
+  int to;
+  double blocks;
+};
+
+// Link loads of one stage on a grid. Dimension k keeps two arrays indexed by node: the blocks on
+// the link from that node one step up dimension k and one step down. A path segment along a line
+// of dimension k adds its weight as a difference (+w where it starts, -w past its end), so a
+// message costs O(dimensions) and one prefix sum per line settles every link's load.
+class GridLinks {
+public:
+  explicit GridLinks(const Network& network)
+      : dims_(network.dims), wrap_(network.wrap), strides_(dims_.size(), 1), nodes_(network.grid_nodes()) {
+    for (std::size_t k = dims_.size(); k-- > 1;) {
+      strides_[k - 1] = strides_[k] * dims_[k];
+    }
+    up_.assign(dims_.size(), std::vector<double>(static_cast<std::size_t>(nodes_), 0.0));
+    down_ = up_;
+  }
+
+  // Routes a message dimension by dimension, the last (fastest-varying) first.
+  void add(int from, int to, double blocks) {
+    int current = from;
+    for (std::size_t k = dims_.size(); k-- > 0;) {
+      const int d = dims_[k];
+      const int a = current / strides_[k] % d;
+      const int b = to / strides_[k] % d;
+      if (a == b) {
+        continue;
+      }
+      const int line = current - a * strides_[k];
+      if (!wrap_[k]) {
+        b > a ? add_up(k, line, a, b - a, blocks) : add_down(k, line, a, a - b, blocks);
+      } else {
+        const int forward = (b - a + d) % d;
+        if (2 * forward < d) {
+          add_up(k, line, a, forward, blocks);
+        } else if (2 * forward > d) {
+          add_down(k, line, a, d - forward, blocks);
+        } else {  // half the ring: half each way
+          add_up(k, line, a, forward, blocks / 2);
+          add_down(k, line, a, forward, blocks / 2);
+        }
+      }
+      current = line + b * strides_[k];
+    }
+  }
+
+  // The most blocks on any directed link; leaves every load at zero for the next stage.
+  double take_max_load() {
+    double most = 0;
+    for (std::size_t k = 0; k < dims_.size(); ++k) {
+      for (std::vector<double>* loads : {&up_[k], &down_[k]}) {
+        most = std::max(most, settle(k, *loads));
+      }
+    }
+    return most;
+  }
+
+  // The time a permutation of every node's message of `blocks` blocks needs when all of it
+  // crosses the narrowest bisection (cutting dimension k in half crosses nodes/d_k lines, each
+  // once per direction without wrap-around and twice with it), but at least one message's time.
+  double bisection_bound(double blocks) const {
+    double narrowest = 0;
+    for (std::size_t k = 0; k < dims_.size(); ++k) {
+      if (dims_[k] >= 2) {
+        const double per_direction = static_cast<double>(nodes_ / dims_[k]) * (wrap_[k] ? 2 : 1);
+        narrowest = narrowest == 0 ? per_direction : std::min(narrowest, per_direction);
+      }
+    }
+    return narrowest == 0 ? blocks : std::max(blocks, blocks * nodes_ / (2 * narrowest));
+  }
+
+private:
+  std::size_t index(std::size_t k, int line, int coordinate) const {
+    return static_cast<std::size_t>(line + coordinate * strides_[k]);
+  }
+
+  // Coordinates [lo, hi) of a line of dimension k, in direction `loads`, carry `blocks` more.
+  void add_range(std::vector<double>& loads, std::size_t k, int line, int lo, int hi, double blocks) {
+    loads[index(k, line, lo)] += blocks;
+    if (hi < dims_[k]) {
+      loads[index(k, line, hi)] -= blocks;
+    }
+  }
+
+  // The links leaving coordinates a, a + 1, ..., a + hops - 1 (wrapping around).
+  void add_up(std::size_t k, int line, int a, int hops, double blocks) {
+    const int d = dims_[k];
+    add_range(up_[k], k, line, a, std::min(a + hops, d), blocks);
+    if (a + hops > d) {
+      add_range(up_[k], k, line, 0, a + hops - d, blocks);
+    }
+  }
+
+  // The links leaving coordinates a, a - 1, ..., a - hops + 1 (wrapping around).
+  void add_down(std::size_t k, int line, int a, int hops, double blocks) {
+    const int d = dims_[k];
+    add_range(down_[k], k, line, std::max(a - hops + 1, 0), a + 1, blocks);
+    if (a - hops + 1 < 0) {
+      add_range(down_[k], k, line, d + a - hops + 1, d, blocks);
+    }
+  }
+
+  // Prefix sums along every line of dimension k: the largest load, and the differences cleared.
+  double settle(std::size_t k, std::vector<double>& loads) const {
+    const int d = dims_[k];
+    const int stride = strides_[k];
+    double most = 0;
+    for (int outer = 0; outer < nodes_; outer += d * stride) {
+      for (int line = outer; line < outer + stride; ++line) {
+        double load = 0;
+        for (int c = 0; c < d; ++c) {
+          double& difference = loads[index(k, line, c)];
+          load += difference;
+          difference = 0;
+          most = std::max(most, load);
+        }
+      }
+    }
+    return most;
+  }
+
+  std::vector<int> dims_;
+  std::vector<bool> wrap_;
+  std::vector<int> strides_;
+  int nodes_;
+  std::vector<std::vector<double>> up_;
+  std::vector<std::vector<double>> down_;
+};
+
+void check(const CollectiveShape& shape, const Network& network, const NetworkCostOptions& options) {
+  if (network.kind == NetworkKind::grid && network.grid_nodes() != shape.size) {
+    throw invalid_argument(function, "network", to_string(network),
+                           "a grid of shape.size = " + std::to_string(shape.size) + " nodes (one rank per node)");
+  }
+  if (network.kind == NetworkKind::clos && network.nodes_per_leaf < 1) {
+    throw invalid_argument(function, "network.nodes_per_leaf", network.nodes_per_leaf, "at least 1");
+  }
+  if (network.kind == NetworkKind::clos && !(network.bisection > 0 && network.bisection <= 1)) {
+    throw invalid_argument(function, "network.bisection", network.bisection, "a ratio µ in (0, 1]");
+  }
+  if (!(options.multi_port_efficiency > 0 && options.multi_port_efficiency <= 1)) {
+    throw invalid_argument(function, "options.multi_port_efficiency", options.multi_port_efficiency,
+                           "a fraction in (0, 1]");
+  }
+}
+
+// Stage-by-stage bandwidth loads; scratch arrays are kept across stages.
+class StageLoads {
+public:
+  StageLoads(int nodes, const Network& network, const NetworkCostOptions& options)
+      : network_(network), options_(options), sent_(static_cast<std::size_t>(nodes)), received_(sent_.size()),
+        sends_(sent_.size()), receives_(sent_.size()) {
+    if (network.kind == NetworkKind::grid) {
+      links_.emplace(network);
+    } else if (network.kind == NetworkKind::clos) {
+      const int leaves = (nodes + network.nodes_per_leaf - 1) / network.nodes_per_leaf;
+      leaving_.assign(static_cast<std::size_t>(leaves), 0.0);
+      entering_ = leaving_;
+    }
+  }
+
+  double load(const std::vector<Message>& messages) {
+    double largest = 0;
+    bool permutation = true;
+    for (const Message& message : messages) {
+      if (message.from == message.to) {
+        continue;
+      }
+      const auto from = static_cast<std::size_t>(message.from);
+      const auto to = static_cast<std::size_t>(message.to);
+      sent_[from] += message.blocks;
+      received_[to] += message.blocks;
+      const bool first_send = ++sends_[from] == 1;
+      const bool first_receive = ++receives_[to] == 1;
+      permutation = permutation && first_send && first_receive;
+      largest = std::max(largest, message.blocks);
+      if (links_) {
+        links_->add(message.from, message.to, message.blocks);
+      } else if (network_.kind == NetworkKind::clos) {
+        const auto from_leaf = from / static_cast<std::size_t>(network_.nodes_per_leaf);
+        const auto to_leaf = to / static_cast<std::size_t>(network_.nodes_per_leaf);
+        if (from_leaf != to_leaf) {
+          leaving_[from_leaf] += message.blocks;
+          entering_[to_leaf] += message.blocks;
+        }
+      }
+    }
+    const double busiest_node = take_max(sent_, received_);
+    std::fill(sends_.begin(), sends_.end(), 0);
+    std::fill(receives_.begin(), receives_.end(), 0);
+    double load = busiest_node;
+    if (links_) {
+      const double links = links_->take_max_load();
+      const double routed = options_.multi_port ? links : std::max(links, busiest_node);
+      load = permutation ? std::min(routed, links_->bisection_bound(largest)) : routed;
+    } else if (network_.kind == NetworkKind::clos) {
+      const double uplinks = network_.bisection * network_.nodes_per_leaf;
+      load = std::max(busiest_node, take_max(leaving_, entering_) / uplinks);
+    }
+    return options_.multi_port ? load / options_.multi_port_efficiency : load;
+  }
+
+private:
+  // The largest entry of either array; both are left at zero.
+  static double take_max(std::vector<double>& a, std::vector<double>& b) {
+    double most = 0;
+    for (std::size_t i = 0; i < a.size(); ++i) {
+      most = std::max({most, a[i], b[i]});
+    }
+    std::fill(a.begin(), a.end(), 0.0);
+    std::fill(b.begin(), b.end(), 0.0);
+    return most;
+  }
+
+  const Network& network_;
+  const NetworkCostOptions& options_;
+  std::vector<double> sent_;
+  std::vector<double> received_;
+  std::vector<int> sends_;
+  std::vector<int> receives_;
+  std::optional<GridLinks> links_;  // grid only
+  std::vector<double> leaving_;     // clos only: blocks leaving and entering each leaf switch
+  std::vector<double> entering_;
+};
+
+}  // namespace
+
+NetworkCostTerms network_cost(const CollectiveShape& shape, const schedule::ScheduleOfRank& schedule_of,
+                              const Network& network, const NetworkCostOptions& options) {
+  check(shape, network, options);
+  const int p = shape.size;
+  std::vector<std::vector<Message>> stages;
+  std::vector<double> stage_startups;
+  for (int rank = 0; rank < p; ++rank) {
+    const schedule::Schedule schedule = schedule_of(rank);
+    if (schedule.rounds.size() > stages.size()) {
+      stages.resize(schedule.rounds.size());
+      stage_startups.resize(schedule.rounds.size(), 0.0);
+    }
+    for (std::size_t k = 0; k < schedule.rounds.size(); ++k) {
+      double sends = 0;
+      for (const schedule::Action& action : schedule.rounds[k].actions) {
+        if (action.kind != schedule::ActionKind::send) {
+          continue;
+        }
+        if (action.peer < 0 || action.peer >= p) {
+          throw invalid_argument(function, "schedule_of(" + std::to_string(rank) + ") round " + std::to_string(k) +
+                                               " send peer",
+                                 action.peer, "a rank in [0, " + std::to_string(p) + ")");
+        }
+        stages[k].push_back({rank, action.peer, static_cast<double>(action.blocks.size())});
+        ++sends;
+      }
+      stage_startups[k] = std::max(stage_startups[k], sends);
+    }
+  }
+
+  NetworkCostTerms terms;
+  StageLoads loads(p, network, options);
+  for (std::size_t k = 0; k < stages.size(); ++k) {
+    const double load = loads.load(stages[k]);
+    terms.stage_link_blocks.push_back(load);
+    terms.link_blocks += load;
+    terms.startups += stage_startups[k];
+  }
+  return terms;
+}
+
+}  // namespace dash::comm

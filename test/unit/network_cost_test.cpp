@@ -1,0 +1,351 @@
+// The congestion-aware network cost (network_cost.hpp): hand-counted link loads on small
+// networks, and the golden numbers of seed_000_sack.md §3 and §5.6 (bandwidth terms in nδ with
+// one block of n bytes per rank). The seed writes tori as XxYxZ with X fastest; our grids number
+// the last dimension fastest, so its XxYxZ is our torus ZxYxX.
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <ostream>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include <dash/comm/exception.hpp>
+#include <dash/comm/network.hpp>
+#include <dash/comm/network_cost.hpp>
+#include <dash/comm/schedule/allgather.hpp>
+#include <dash/comm/schedule/recursive_doubling_order.hpp>
+
+namespace {
+
+using namespace dash::comm;
+using namespace dash::comm::schedule;
+
+CollectiveShape allgather_shape(int p) {
+  CollectiveShape shape;
+  shape.collective = Coll::allgather;
+  shape.size = p;
+  shape.segments = 1;
+  return shape;
+}
+
+// A one-round schedule per rank, from a list of (from, to, blocks) messages.
+struct Message {
+  int from;
+  int to;
+  std::uint32_t blocks;
+};
+
+NetworkCostTerms cost_of_stage(int p, const std::vector<Message>& messages, const Network& network,
+                               NetworkCostOptions options = {}) {
+  return network_cost(
+      allgather_shape(p),
+      [&](int rank) {
+        Schedule schedule;
+        Round& round = schedule.add_round();
+        for (const Message& message : messages) {
+          if (message.from == rank) {
+            round.actions.push_back(Action::send_to(message.to, Buffer::input, BlockSet::range(0, message.blocks)));
+          }
+        }
+        return schedule;
+      },
+      network, options);
+}
+
+NetworkCostTerms cost_of(const CollectiveShape& shape, Schedule (*generator)(const CollectiveShape&, int),
+                         const Network& network) {
+  return network_cost(shape, [&](int rank) { return generator(shape, rank); }, network);
+}
+
+NetworkCostTerms ordered_allgather_cost(const Network& network, std::span<const int> order) {
+  const CollectiveShape shape = allgather_shape(network.kind == NetworkKind::grid ? network.grid_nodes() : 1 << order.size());
+  return network_cost(
+      shape, [&](int rank) { return allgather_recursive_doubling_ordered(shape, rank, order); }, network);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Small networks, counted by hand.
+
+TEST(NetworkCost, FlatChargesTheBusiestNodesSendsOrReceives) {
+  // Rank 0 sends 3 + 2 blocks; rank 3 receives 4 + 2.
+  const std::vector<Message> stage = {{0, 1, 3}, {0, 2, 2}, {1, 3, 4}, {2, 3, 2}};
+  const NetworkCostTerms terms = cost_of_stage(4, stage, parse_network("flat"));
+  EXPECT_EQ(terms.startups, 2);
+  EXPECT_EQ(terms.link_blocks, 6);
+  EXPECT_EQ(terms.stage_link_blocks, std::vector<double>{6});
+}
+
+TEST(NetworkCost, SumsStagesAndCountsStartupsPerStage) {
+  // Ring allgather on a ring of 8: 7 stages of one block on one link each.
+  const NetworkCostTerms terms = cost_of(allgather_shape(8), allgather_ring, parse_network("torus:8"));
+  EXPECT_EQ(terms.startups, 7);
+  EXPECT_EQ(terms.link_blocks, 7);
+  EXPECT_EQ(terms.stage_link_blocks, std::vector<double>(7, 1.0));
+}
+
+TEST(NetworkCost, SplitsHalfRingTransfersOverBothDirections) {
+  // One message half-way round a ring of 8: half a block on each way's links. One port still
+  // sends the whole block; multi-port sees the links only.
+  const std::vector<Message> stage = {{0, 4, 1}};
+  EXPECT_EQ(cost_of_stage(8, stage, parse_network("torus:8")).link_blocks, 1);
+  EXPECT_EQ(cost_of_stage(8, stage, parse_network("torus:8"), {.multi_port = true}).link_blocks, 0.5);
+  // On a mesh it takes the only way: four hops, one block each.
+  EXPECT_EQ(cost_of_stage(8, stage, parse_network("mesh:8"), {.multi_port = true}).link_blocks, 1);
+}
+
+TEST(NetworkCost, XorStagesCongestAsTheSeedCounts) {
+  // seed §2.6: within a torus dimension of 8, XOR 1 is congestion-free, XOR 2 has congestion 2
+  // and XOR 4 (half the ring) p/4 = 2 using the wrap links; a mesh doubles the last one.
+  auto xor_stage = [](int p, int bit) {
+    std::vector<Message> stage;
+    for (int i = 0; i < p; ++i) {
+      stage.push_back({i, i ^ (1 << bit), 1});
+    }
+    return stage;
+  };
+  EXPECT_EQ(cost_of_stage(8, xor_stage(8, 0), parse_network("torus:8")).link_blocks, 1);
+  EXPECT_EQ(cost_of_stage(8, xor_stage(8, 1), parse_network("torus:8")).link_blocks, 2);
+  EXPECT_EQ(cost_of_stage(8, xor_stage(8, 2), parse_network("torus:8")).link_blocks, 2);
+  EXPECT_EQ(cost_of_stage(8, xor_stage(8, 2), parse_network("mesh:8")).link_blocks, 4);
+  // 32: congestion 1, 2, 4, 8 and 32/4 = 8.
+  for (const auto& [bit, want] : {std::pair{0, 1.0}, {1, 2.0}, {2, 4.0}, {3, 8.0}, {4, 8.0}}) {
+    EXPECT_EQ(cost_of_stage(32, xor_stage(32, bit), parse_network("torus:32")).link_blocks, want) << "bit " << bit;
+  }
+}
+
+TEST(NetworkCost, RoutesTheLastDimensionFirst) {
+  // On a 4x4 mesh, (0,0) -> (1,1) goes to (0,1) first, then shares the link (0,1) -> (1,1) with
+  // the message from (0,1). Routing the first dimension first would keep them apart.
+  const std::vector<Message> stage = {{0, 5, 1}, {1, 5, 1}};
+  EXPECT_EQ(cost_of_stage(16, stage, parse_network("mesh:4x4"), {.multi_port = true}).link_blocks, 2);
+  // Not shared when the second message comes from (1,0) instead.
+  const std::vector<Message> apart = {{0, 5, 1}, {4, 5, 1}};
+  EXPECT_EQ(cost_of_stage(16, apart, parse_network("mesh:4x4"), {.multi_port = true}).link_blocks, 1);
+}
+
+TEST(NetworkCost, OnePortSerialisesAGridNodesMessages) {
+  // Node 5 of a 4x4 torus sends one block to each neighbour: one link each, but one port.
+  const std::vector<Message> stage = {{5, 1, 1}, {5, 4, 1}, {5, 6, 1}, {5, 9, 1}};
+  EXPECT_EQ(cost_of_stage(16, stage, parse_network("torus:4x4")).link_blocks, 4);
+  EXPECT_EQ(cost_of_stage(16, stage, parse_network("torus:4x4"), {.multi_port = true}).link_blocks, 1);
+  const NetworkCostOptions six_port{.multi_port = true, .multi_port_efficiency = 0.5};
+  EXPECT_EQ(cost_of_stage(16, stage, parse_network("torus:4x4"), six_port).link_blocks, 2);
+  EXPECT_EQ(cost_of_stage(16, stage, parse_network("torus:4x4"), six_port).startups, 4);
+}
+
+TEST(NetworkCost, ChargesPermutationsAtMostTheBisectionTime) {
+  // A transpose of an 8x8 mesh, routed last dimension first, gathers row 0's 7 messages on the
+  // link into (0,0); through the narrowest bisection (8 links each way) any permutation of 64
+  // one-block messages takes 64/16 = 4.
+  std::vector<Message> transpose;
+  for (int row = 0; row < 8; ++row) {
+    for (int column = 0; column < 8; ++column) {
+      if (row != column) {
+        transpose.push_back({8 * row + column, 8 * column + row, 1});
+      }
+    }
+  }
+  EXPECT_EQ(cost_of_stage(64, transpose, parse_network("mesh:8x8")).link_blocks, 4);
+  // The same messages as one rank's fan-out are no permutation: routed, 7 blocks through one port.
+  std::vector<Message> fan_out;
+  for (int column = 1; column < 8; ++column) {
+    fan_out.push_back({0, 8 * column, 1});
+  }
+  EXPECT_EQ(cost_of_stage(64, fan_out, parse_network("mesh:8x8")).link_blocks, 7);
+  // On a 2x2x2 torus the bisection (8 links each way) would pass 8 messages in half a message's
+  // time, but one port needs the whole time for its message.
+  EXPECT_EQ(cost_of_stage(8, {{0, 1, 3}}, parse_network("torus:2x2x2")).link_blocks, 3);
+}
+
+TEST(NetworkCost, ClosChargesLeafUplinksAtMuTimesT) {
+  // T = 4, µ = 0.5: 2 uplinks' worth per leaf. All of leaf 0 sending to leaf 1 takes 4/2 = 2
+  // block times; traffic inside a leaf only the injection time; one node's fan-out its port.
+  const Network clos = parse_network("clos:T=4,mu=0.5");
+  EXPECT_EQ(cost_of_stage(8, {{0, 4, 1}, {1, 5, 1}, {2, 6, 1}, {3, 7, 1}}, clos).link_blocks, 2);
+  EXPECT_EQ(cost_of_stage(8, {{0, 4, 1}, {1, 5, 1}}, clos).link_blocks, 1);
+  EXPECT_EQ(cost_of_stage(8, {{0, 1, 1}, {1, 0, 1}, {2, 3, 1}, {3, 2, 1}}, clos).link_blocks, 1);
+  EXPECT_EQ(cost_of_stage(8, {{0, 1, 1}, {0, 2, 1}, {0, 5, 1}}, clos).link_blocks, 3);
+  // Messages to oneself cost a start-up and no bandwidth.
+  const NetworkCostTerms self = cost_of_stage(8, {{3, 3, 5}}, clos);
+  EXPECT_EQ(self.startups, 1);
+  EXPECT_EQ(self.link_blocks, 0);
+}
+
+TEST(NetworkCost, RejectsInconsistentArguments) {
+  auto expect_error = [](const Network& network, NetworkCostOptions options, const std::string& message) {
+    try {
+      cost_of_stage(8, {{0, 1, 1}}, network, options);
+      ADD_FAILURE() << "accepted: " << message;
+    } catch (const dash::InvalidArgument& error) {
+      EXPECT_EQ(std::string(error.what()), message);
+    }
+  };
+  expect_error(parse_network("torus:4x4"), {},
+               "dash::comm::network_cost: invalid argument 'network' = 'torus:4x4'; expected a grid of shape.size = 8 "
+               "nodes (one rank per node)");
+  Network clos = parse_network("clos:T=4,mu=0.5");
+  clos.bisection = 0;
+  expect_error(clos, {}, "dash::comm::network_cost: invalid argument 'network.bisection' = 0; expected a ratio µ in (0, 1]");
+  clos = parse_network("clos:T=4,mu=0.5");
+  clos.nodes_per_leaf = 0;
+  expect_error(clos, {}, "dash::comm::network_cost: invalid argument 'network.nodes_per_leaf' = 0; expected at least 1");
+  expect_error(parse_network("flat"), {.multi_port = true, .multi_port_efficiency = 1.5},
+               "dash::comm::network_cost: invalid argument 'options.multi_port_efficiency' = 1.5; expected a fraction in "
+               "(0, 1]");
+  try {
+    cost_of_stage(8, {{2, 8, 1}}, parse_network("flat"));
+    ADD_FAILURE() << "a peer outside the group was accepted";
+  } catch (const dash::InvalidArgument& error) {
+    EXPECT_EQ(std::string(error.what()), "dash::comm::network_cost: invalid argument 'schedule_of(2) round 0 send peer' "
+                                         "= 8; expected a rank in [0, 8)");
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Golden numbers on BG/P tori (seed §3 table, §5.6).
+
+// The seed's XxYxZ torus.
+Network bgp_torus(int x, int y, int z) {
+  return parse_network("torus:" + std::to_string(z) + "x" + std::to_string(y) + "x" + std::to_string(x));
+}
+
+// The orders of the seed's table: torus_order's turns with each turn's bits ascending.
+std::vector<int> seed_table_order(std::span<const int> dims) {
+  std::vector<int> order = torus_order(dims);
+  std::vector<int> bits;
+  for (const int d : dims) {
+    bits.push_back(std::countr_zero(static_cast<unsigned>(d)));
+  }
+  auto turn_begin = order.begin();
+  for (int left = *std::max_element(bits.begin(), bits.end()); left >= 1; --left) {
+    const auto turn_size = std::count_if(bits.begin(), bits.end(), [left](int b) { return b >= left; });
+    std::sort(turn_begin, turn_begin + turn_size);
+    turn_begin += turn_size;
+  }
+  return order;
+}
+
+TEST(NetworkCostGolden, Torus8x8x8MatchesTheSeedsCounts) {
+  const Network torus = bgp_torus(8, 8, 8);
+  const CollectiveShape shape = allgather_shape(512);
+  // Distance doubling (the minimal generator): n(1+p+p^2)(5/24 p^2 - 1/3) = 949, 9 stages.
+  const NetworkCostTerms doubling = cost_of(shape, allgather_recursive_doubling, torus);
+  EXPECT_EQ(doubling.link_blocks, 949);
+  EXPECT_EQ(doubling.startups, 9);
+  // Distance halving + bit-reverse pre-swap: 730 + the swap's bisection charge 8/4 = 2.
+  const NetworkCostTerms halving = ordered_allgather_cost(torus, distance_halving_order(512));
+  EXPECT_EQ(halving.link_blocks, 732);
+  EXPECT_EQ(halving.startups, 10);
+  // Torus-optimal (seed §2.11 example 1): 10α + 576nδ, stage by stage as the seed counts it.
+  const std::vector<int> dims = {8, 8, 8};
+  const std::vector<int> order = torus_order(dims);
+  EXPECT_EQ(order, (std::vector<int>{2, 5, 8, 1, 4, 7, 0, 3, 6}));
+  const NetworkCostTerms optimal = ordered_allgather_cost(torus, order);
+  EXPECT_EQ(optimal.link_blocks, 576);
+  EXPECT_EQ(optimal.startups, 10);
+  EXPECT_EQ(optimal.stage_link_blocks, (std::vector<double>{2, 2, 4, 8, 16, 32, 64, 64, 128, 256}));
+  // 1-port ring: 511 uncongested stages of one block.
+  const NetworkCostTerms ring = cost_of(shape, allgather_ring, torus);
+  EXPECT_EQ(ring.link_blocks, 511);
+  EXPECT_EQ(ring.startups, 511);
+}
+
+// One row of the seed's table (§3): rd-doubling, rd-halving (+swap) and rd-optimal (+swap) in nδ,
+// the last with the table's order; ours is torus_order's.
+struct TableRow {
+  int x, y, z;
+  double doubling;
+  double halving;
+  double seed_optimal;
+  double our_optimal;
+};
+
+void PrintTo(const TableRow& row, std::ostream* out) { *out << row.x << "x" << row.y << "x" << row.z; }
+
+class SeedTable : public testing::TestWithParam<TableRow> {};
+
+TEST_P(SeedTable, ReproducesTheRow) {
+  const TableRow& row = GetParam();
+  const Network torus = bgp_torus(row.x, row.y, row.z);
+  const int p = row.x * row.y * row.z;
+  const int stages = std::countr_zero(static_cast<unsigned>(p));
+  EXPECT_EQ(cost_of(allgather_shape(p), allgather_recursive_doubling, torus).link_blocks, row.doubling);
+  const NetworkCostTerms halving = ordered_allgather_cost(torus, distance_halving_order(p));
+  EXPECT_EQ(halving.link_blocks, row.halving);
+  EXPECT_EQ(halving.startups, stages + 1);
+  const std::vector<int> dims = {row.z, row.y, row.x};
+  EXPECT_EQ(ordered_allgather_cost(torus, seed_table_order(dims)).link_blocks, row.seed_optimal);
+  const NetworkCostTerms optimal = ordered_allgather_cost(torus, torus_order(dims));
+  EXPECT_EQ(optimal.link_blocks, row.our_optimal);
+  EXPECT_EQ(optimal.startups, stages + 1);
+}
+
+// Non-cubic rows: the seed's order puts each turn's smaller dimensions first, ours the larger.
+INSTANTIATE_TEST_SUITE_P(BgpPartitions, SeedTable,
+                         testing::Values(TableRow{8, 8, 8, 949, 732, 576, 576}, TableRow{8, 8, 16, 3509, 1472, 1172, 1160},
+                                         TableRow{8, 8, 32, 13749, 2960, 2360, 2336},
+                                         TableRow{8, 16, 32, 27701, 6096, 4744, 4688}));
+// P = 8192 .. 32768: several seconds each in unoptimised builds.
+INSTANTIATE_TEST_SUITE_P(LargeGroups, SeedTable,
+                         testing::Values(TableRow{8, 32, 32, 56245, 12624, 9504, 9408},
+                                         TableRow{16, 32, 32, 112517, 31056, 19056, 19008},
+                                         TableRow{32, 32, 32, 225141, 76112, 38144, 38144}));
+
+TEST(NetworkCostGolden, SeedTableOrdersAreTheDigests) {
+  auto seed_order = [](std::vector<int> dims) { return seed_table_order(dims); };
+  EXPECT_EQ(seed_order({8, 8, 8}), (std::vector<int>{2, 5, 8, 1, 4, 7, 0, 3, 6}));
+  EXPECT_EQ(seed_order({16, 8, 8}), (std::vector<int>{9, 2, 5, 8, 1, 4, 7, 0, 3, 6}));
+  const std::vector<int> z32 = seed_order({32, 8, 8});
+  EXPECT_EQ(std::vector<int>(z32.begin(), z32.begin() + 5), (std::vector<int>{10, 9, 2, 5, 8}));
+  EXPECT_EQ(seed_order({32, 16, 8}), (std::vector<int>{11, 6, 10, 2, 5, 9, 1, 4, 8, 0, 3, 7}));
+  const std::vector<int> cube = seed_order({32, 32, 32});
+  EXPECT_EQ(std::vector<int>(cube.begin(), cube.begin() + 6), (std::vector<int>{4, 9, 14, 3, 8, 13}));
+  EXPECT_EQ(std::vector<int>(cube.end() - 3, cube.end()), (std::vector<int>{0, 5, 10}));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Clos closed forms (seed §2.6, §2.7), in nδ.
+
+struct ClosCosts {
+  double doubling;
+  double halving_with_swap;
+};
+
+ClosCosts clos_costs(int p, int t, double mu) {
+  const Network clos = parse_network("clos:T=" + std::to_string(t) + ",mu=" + std::to_string(mu));
+  const std::vector<int> doubling = distance_doubling_order(p);
+  const std::vector<int> halving = distance_halving_order(p);
+  return {ordered_allgather_cost(clos, doubling).link_blocks, ordered_allgather_cost(clos, halving).link_blocks};
+}
+
+TEST(NetworkCostGolden, ClosMatchesTheClosedForms) {
+  // P = 1024, T = 16: distance doubling n{(T-1) + (P-T)/µ}; distance halving
+  // n{(1/µ)(P/T - 1) + (P - P/T)} plus the swap, α + (n/µ)δ: some leaf sends all its nodes' inputs
+  // out. The minimal generator costs the same as the ordered one with the identity order.
+  for (const double mu : {0.25, 0.5, 1.0}) {
+    const ClosCosts costs = clos_costs(1024, 16, mu);
+    EXPECT_EQ(costs.doubling, 15 + 1008 / mu) << "mu " << mu;
+    EXPECT_EQ(costs.halving_with_swap, 63 / mu + 960 + 1 / mu) << "mu " << mu;
+  }
+  const Network clos = parse_network("clos:T=16,mu=0.25");
+  EXPECT_EQ(cost_of(allgather_shape(1024), allgather_recursive_doubling, clos).link_blocks, 15 + 1008 / 0.25);
+}
+
+TEST(NetworkCostGolden, ClosSpeedupAtQuarterBisection) {
+  // P = 32768, µ = 0.25: the seed's 3.4-3.8x for T = 16 .. 64 (3.37, 3.65, 3.82 unrounded).
+  const int p = 32768;
+  for (const auto& [t, rounded] : {std::pair{16, 3.4}, {32, 3.7}, {64, 3.8}}) {
+    const ClosCosts costs = clos_costs(p, t, 0.25);
+    EXPECT_EQ(costs.doubling, (t - 1) + (p - t) / 0.25) << "T " << t;
+    EXPECT_EQ(costs.halving_with_swap, (p / t - 1) / 0.25 + (p - p / t) + 1 / 0.25) << "T " << t;
+    EXPECT_EQ(std::round(10 * costs.doubling / costs.halving_with_swap) / 10, rounded) << "T " << t;
+  }
+}
+
+}  // namespace
