@@ -54,6 +54,8 @@ const Group& Group::world() {
   return *group;
 }
 
+bool Group::is_world() const { return state_ == world().state_; }
+
 Group Group::of_base_ranks(std::vector<int> base_ranks, TagSpace tags) {
   const int world_size = static_cast<int>(dash::size());
   const int me = dash::myid();

@@ -203,6 +203,148 @@ private:
   comm::Options options_;
 };
 
+// The memory-traffic floor of an operation (issue "Collective layer II", acceptance): the local
+// work no algorithm on one node can avoid, done by every rank at once so that they share the
+// memory bandwidth as in the collective (alltoall has none defined). allreduce and reduce_scatter_block: c = a + b over the
+// rank's block; allgather: two copies of the block; bcast: one copy, the root idle.
+class FloorWorkload final : public Workload {
+public:
+  FloorWorkload(const OperationInfo& info, std::size_t bytes, MPI_Comm team, std::size_t calls)
+      : info_(info), team_(team), calls_(calls) {
+    MPI_Comm_rank(team, &rank_);
+    MPI_Comm_size(team, &size_);
+    n_ = std::max<std::size_t>(1, bytes / sizeof(double));
+    const auto p = static_cast<std::size_t>(size_);
+    native_in_.assign(info.operation == Operation::reduce_scatter_block ? n_ * p : 0, 1.0);
+    native_out_.resize(info.operation == Operation::allgather ? n_ * p : n_);
+    a_.resize(n_);
+    b_.resize(n_);
+    c_.resize(n_);
+    d_.resize(n_);
+    reset();
+  }
+
+  void run_impl() override {
+    for (std::size_t call = 0; call < calls_; ++call) {
+      switch (info_.operation) {
+        case Operation::allreduce:
+        case Operation::reduce_scatter_block:
+          for (std::size_t i = 0; i < n_; ++i) {
+            c_[i] = a_[i] + b_[i];
+          }
+          break;
+        case Operation::allgather:
+          std::copy(a_.begin(), a_.end(), c_.begin());
+          std::copy(b_.begin(), b_.end(), d_.begin());
+          break;
+        default:  // bcast: every rank but the root copies the block once
+          if (rank_ != 0) {
+            std::copy(a_.begin(), a_.end(), c_.begin());
+          }
+          break;
+      }
+    }
+    MPI_Barrier(team_);  // the time is the slowest rank's
+  }
+
+  void run_baseline() override {
+    const int n = static_cast<int>(n_);
+    for (std::size_t call = 0; call < calls_; ++call) {
+      switch (info_.operation) {
+        case Operation::allreduce:
+          MPI_Allreduce(a_.data(), native_out_.data(), n, MPI_DOUBLE, MPI_SUM, team_);
+          break;
+        case Operation::reduce_scatter_block:
+          MPI_Reduce_scatter_block(native_in_.data(), native_out_.data(), n, MPI_DOUBLE, MPI_SUM, team_);
+          break;
+        case Operation::allgather:
+          MPI_Allgather(a_.data(), n, MPI_DOUBLE, native_out_.data(), n, MPI_DOUBLE, team_);
+          break;
+        default:
+          MPI_Bcast(native_out_.data(), n, MPI_DOUBLE, 0, team_);
+          break;
+      }
+    }
+  }
+
+  void reset() override {
+    for (std::size_t i = 0; i < n_; ++i) {
+      a_[i] = input_value(rank_, i);
+      b_[i] = input_value(rank_ + 1, i);
+    }
+    std::fill(c_.begin(), c_.end(), garbage);
+    std::fill(d_.begin(), d_.end(), garbage);
+    std::fill(native_out_.begin(), native_out_.end(), garbage);
+    if (info_.operation == Operation::bcast && rank_ == 0) {
+      for (std::size_t i = 0; i < n_; ++i) {
+        native_out_[i] = input_value(0, i);
+      }
+    }
+  }
+
+  void prepare(Side side) override { side_ = side; }
+
+  bool verify() const override { return side_ == Side::impl ? floor_done() : native_done(); }
+
+private:
+  bool floor_done() const {
+    for (std::size_t i = 0; i < n_; ++i) {
+      bool ok = true;
+      switch (info_.operation) {
+        case Operation::allreduce:
+        case Operation::reduce_scatter_block:
+          ok = c_[i] == a_[i] + b_[i];
+          break;
+        case Operation::allgather:
+          ok = c_[i] == a_[i] && d_[i] == b_[i];
+          break;
+        default:
+          ok = rank_ == 0 || c_[i] == a_[i];
+          break;
+      }
+      if (!ok) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  bool native_done() const {
+    const auto p = static_cast<double>(size_);
+    for (std::size_t i = 0; i < native_out_.size(); ++i) {
+      double expected = 0;
+      switch (info_.operation) {
+        case Operation::allreduce:
+          expected = p * (p + 1) / 2 + p * static_cast<double>(i % 7) * 0.5;
+          break;
+        case Operation::reduce_scatter_block:
+          expected = p;
+          break;
+        case Operation::allgather:
+          expected = input_value(static_cast<int>(i / n_), i % n_);
+          break;
+        default:
+          expected = input_value(0, i);
+          break;
+      }
+      if (!(native_out_[i] == expected)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  const OperationInfo& info_;
+  MPI_Comm team_;
+  std::size_t calls_;
+  int rank_ = 0;
+  int size_ = 1;
+  std::size_t n_ = 1;
+  Side side_ = Side::impl;
+  std::vector<double> a_, b_, c_, d_;
+  std::vector<double> native_in_, native_out_;  // the baseline's buffers
+};
+
 std::vector<std::size_t> message_sizes(Sweep sweep) {
   if (sweep == Sweep::quick) {
     return {8, 4096, 262144, 4194304};
@@ -242,12 +384,21 @@ Case make_case(const OperationInfo& info, std::string name, std::string impl,
   };
 }
 
-// Registers, per operation: our default choice, each of our algorithms, each native algorithm.
+// Registers, per operation: our default choice, its memory-traffic floor, each of our algorithms,
+// each native algorithm.
 const bool registered = [] {
   for (const OperationInfo& info : operations()) {
     const std::string op(info.name);
     CaseRegistration(make_case(info, op, "dash::comm::" + op + " (library's choice)",
                                [](MPI_Comm) { return Contender{}; }));
+    if (info.operation != Operation::alltoall) {
+      Case floor = make_case(info, op + ".floor", "memory-traffic floor of " + op + " (all ranks busy)",
+                             [](MPI_Comm) { return Contender{}; });
+      floor.make_workload = [&info](const Problem& problem) -> std::unique_ptr<Workload> {
+        return std::make_unique<FloorWorkload>(info, problem.size, problem.team, calls_for(problem.size));
+      };
+      CaseRegistration(std::move(floor));
+    }
     for (const std::string_view algorithm : comm::algorithms(info.collective)) {
       if (algorithm.ends_with("_noncanonical")) {
         continue;  // fills the output in arrival order; the workloads verify canonical results

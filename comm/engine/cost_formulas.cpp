@@ -438,8 +438,42 @@ CostTerms neighbor_alltoall_direct_terms(const CostShape& shape) {
   return {rounds, rounds * s, 0, self_slots * s};
 }
 
+// The shared-memory algorithms (shared_memory_run.hpp) send no messages. Each chunk a process
+// takes from another's slot counts as a block sent (beta: beta was calibrated on shared-memory
+// transfers, and the slot's writer stages it into a cache-sized slot the reader takes it from);
+// combining counts as usual; the chain of counter hand-offs between phases costs about one
+// start-up per phase that waits for the others. Blocks are the chunks one slot holds.
+double handoffs(const CostShape& shape, double phases) { return shape.size > 1 ? phases : 0; }
+
+// Takes the k-1 pieces it combines and the k-1 combined pieces of the others: two waits.
+CostTerms allreduce_shared_memory_terms(const CostShape& shape) {
+  const double s = segments(shape);
+  const double k = shape.size;
+  return {handoffs(shape, 2), 2 * s * (k - 1) / k, s * (k - 1) / k, 0};
+}
+
+CostTerms reduce_scatter_shared_memory_terms(const CostShape& shape) {
+  const double s = segments(shape);
+  const double k = shape.size;
+  return {handoffs(shape, 1), s * (k - 1), s * (k - 1), 0};
+}
+
+// Takes the k-1 others' chunks and copies its own into its output.
+CostTerms allgather_shared_memory_terms(const CostShape& shape) {
+  const double s = segments(shape);
+  return {handoffs(shape, 1), s * (shape.size - 1), 0, s};
+}
+
+CostTerms bcast_shared_memory_terms(const CostShape& shape) {
+  return {handoffs(shape, 1), shape.size > 1 ? segments(shape) : 0, 0, 0};
+}
+
 }  // namespace
 
+const AlgorithmCost allreduce_shared_memory_cost{allreduce_shared_memory_terms, never, one_part};
+const AlgorithmCost reduce_scatter_shared_memory_cost{reduce_scatter_shared_memory_terms, never, one_part};
+const AlgorithmCost allgather_shared_memory_cost{allgather_shared_memory_terms, never, one_part};
+const AlgorithmCost bcast_shared_memory_cost{bcast_shared_memory_terms, never, one_part};
 const AlgorithmCost allreduce_recursive_doubling_cost{allreduce_recursive_doubling_terms, from_two_ranks, one_part};
 const AlgorithmCost allreduce_rabenseifner_cost{allreduce_rabenseifner_terms, never, p2_parts};
 const AlgorithmCost allreduce_binary_blocks_cost{allreduce_binary_blocks_terms, never, p2_parts};

@@ -642,17 +642,29 @@ Execution::Execution(ExecutionSetup setup, const Group& group, int tag) {
   }
 }
 
+Execution::Execution(std::unique_ptr<DirectRun> run) noexcept : direct_(std::move(run)) {}
+
 Execution::Execution(Execution&& other) noexcept = default;
 
 Execution& Execution::operator=(Execution&& other) noexcept {
   if (this != &other) {
     Execution finished(std::move(*this));  // completes the collective this handle held
     impl_ = std::move(other.impl_);
+    direct_ = std::move(other.direct_);
   }
   return *this;
 }
 
 Execution::~Execution() {
+  if (direct_ != nullptr) {
+    try {
+      while (!direct_->progress()) {
+      }
+    } catch (const std::exception& error) {
+      log(LogLevel::error, "a collective failed while its request was destroyed: ", error.what());
+    }
+    return;
+  }
   if (impl_ == nullptr) {
     return;
   }
@@ -678,6 +690,9 @@ Execution::~Execution() {
 }
 
 bool Execution::progress() {
+  if (direct_ != nullptr) {
+    return direct_->progress();
+  }
   if (impl_ == nullptr) {
     return true;
   }
@@ -696,6 +711,9 @@ bool Execution::progress() {
 }
 
 bool Execution::done() const noexcept {
+  if (direct_ != nullptr) {
+    return direct_->done();
+  }
   if (impl_ == nullptr) {
     return true;
   }
@@ -704,6 +722,9 @@ bool Execution::done() const noexcept {
 }
 
 std::optional<std::uint32_t> Execution::next_arrival() {
+  if (direct_ != nullptr) {
+    return direct_->next_arrival();
+  }
   if (impl_ == nullptr) {
     return std::nullopt;
   }

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
+#include <limits>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -31,6 +32,8 @@
 #include <dash/comm/schedule/scatter.hpp>
 #include <dash/comm/uniform_check.hpp>
 
+#include "shared_memory_run.hpp"
+
 namespace dash::comm {
 
 namespace {
@@ -49,6 +52,7 @@ struct CallFacts {
   bool output_varies = false;           // the output's contributions differ in size (allgatherv, alltoallv)
   std::uint32_t segments = 0;           // Options::segments; 0: the algorithm's own
   const CartesianGrid* grid = nullptr;  // neighbor_alltoall's process grid
+  std::string_view no_shared_memory{};  // why the group cannot use the node's collective arena; empty if it can
 };
 
 struct Algorithm {
@@ -66,6 +70,8 @@ struct Algorithm {
   // Its scratch space only ever holds the rank's own output blocks, so it serves calls whose inputs vary in
   // size (scratch is laid out like the output).
   bool scratch_holds_own_blocks = false;
+  // Runs in the node's collective arena (shared_memory_run.hpp) instead of a schedule; `generate` is empty.
+  bool shared_memory = false;
 };
 
 std::uint32_t one_segment(const CallFacts&) { return 1; }
@@ -80,6 +86,42 @@ std::uint32_t p_segments(const CallFacts& facts) { return static_cast<std::uint3
 std::uint32_t pipeline_segments(const CallFacts& facts) {
   constexpr std::size_t segment_bytes = 32 * 1024;
   return static_cast<std::uint32_t>(std::clamp<std::size_t>(facts.bytes / segment_bytes, 1, 1024));
+}
+
+// The fewest chunks that fit the arena's slots (one when the contribution is empty).
+std::uint32_t shared_memory_segments(Coll collective, const CallFacts& facts) {
+  if (facts.elements == 0) {
+    return 1;
+  }
+  const std::size_t per_chunk =
+      detail::shared_memory_chunk_elements(collective, facts.size, facts.bytes / facts.elements);
+  return static_cast<std::uint32_t>(std::min<std::size_t>((facts.elements + per_chunk - 1) / std::max<std::size_t>(per_chunk, 1),
+                                                          std::numeric_limits<std::uint32_t>::max()));
+}
+
+template <Coll collective>
+std::uint32_t arena_segments(const CallFacts& facts) {
+  return shared_memory_segments(collective, facts);
+}
+
+template <Coll collective>
+std::string fits_arena(const CallFacts& facts) {
+  if (!facts.no_shared_memory.empty()) {
+    return std::string(facts.no_shared_memory);
+  }
+  if (facts.variable) {
+    return "it needs contributions of one size";
+  }
+  if (facts.elements > 0 &&
+      detail::shared_memory_chunk_elements(collective, facts.size, facts.bytes / facts.elements) == 0) {
+    return "an element is larger than the arena's slot share";
+  }
+  if (const std::uint32_t needed = shared_memory_segments(collective, facts);
+      facts.segments != 0 && facts.segments < needed) {
+    return "its chunks must fit the arena's slots: it needs at least " + std::to_string(needed) +
+           " segments, not " + std::to_string(facts.segments);
+  }
+  return {};
 }
 
 std::string fits_always(const CallFacts&) { return {}; }
@@ -112,6 +154,8 @@ std::vector<Algorithm> build_registry() {
       {Coll::allreduce, "ring", allreduce_ring, p_segments, costs::allreduce_ring_cost, needs_commutative},
       {Coll::allreduce, "pairwise_ring", allreduce_pairwise_ring, p_segments,
        costs::allreduce_pairwise_ring_cost, fits_always},
+      {Coll::allreduce, "shared_memory", {}, arena_segments<Coll::allreduce>, costs::allreduce_shared_memory_cost,
+       fits_arena<Coll::allreduce>, false, false, true},
       {Coll::allgather, "sparbit", allgather_sparbit, one_segment, costs::allgather_sparbit_cost, fits_always},
       {Coll::allgather, "ring", allgather_ring, one_segment, costs::allgather_ring_cost, fits_always},
       {Coll::allgather, "recursive_doubling", allgather_recursive_doubling, one_segment,
@@ -121,12 +165,16 @@ std::vector<Algorithm> build_registry() {
        costs::allgather_bruck_noncanonical_cost, fits_always, true},
       {Coll::allgather, "neighbor_exchange", allgather_neighbor_exchange, one_segment,
        costs::allgather_neighbor_exchange_cost, needs_even_size},
+      {Coll::allgather, "shared_memory", {}, arena_segments<Coll::allgather>, costs::allgather_shared_memory_cost,
+       fits_arena<Coll::allgather>, false, false, true},
       {Coll::reduce_scatter, "recursive_halving", reduce_scatter_recursive_halving, one_segment,
        costs::reduce_scatter_recursive_halving_cost, fits_always},
       {Coll::reduce_scatter, "pairwise", reduce_scatter_pairwise, one_segment,
        costs::reduce_scatter_pairwise_cost, fits_always, false, true},
       {Coll::reduce_scatter, "ring", reduce_scatter_ring, one_segment,
        costs::reduce_scatter_ring_cost, needs_commutative},
+      {Coll::reduce_scatter, "shared_memory", {}, arena_segments<Coll::reduce_scatter>,
+       costs::reduce_scatter_shared_memory_cost, fits_arena<Coll::reduce_scatter>, false, false, true},
       {Coll::alltoall, "pairwise", alltoall_pairwise, one_segment, costs::alltoall_pairwise_cost, fits_always},
       {Coll::alltoall, "bruck", alltoall_bruck, one_segment, costs::alltoall_bruck_cost, fits_always},
       {Coll::alltoall, "bruck_noncanonical", alltoall_bruck_noncanonical, one_segment,
@@ -143,6 +191,8 @@ std::vector<Algorithm> build_registry() {
       {Coll::bcast, "pipelined_binary_tree", bcast_pipelined_binary_tree, pipeline_segments,
        costs::bcast_pipelined_binary_tree_cost, fits_always},
       {Coll::bcast, "kary_tree", kary, one_segment, costs::bcast_kary_tree_cost, fits_always},
+      {Coll::bcast, "shared_memory", {}, arena_segments<Coll::bcast>, costs::bcast_shared_memory_cost,
+       fits_arena<Coll::bcast>, false, false, true},
       {Coll::reduce, "binomial", reduce_binomial, one_segment, costs::reduce_binomial_cost, fits_always},
       {Coll::reduce, "rabenseifner", reduce_rabenseifner, p2_segments, costs::reduce_rabenseifner_cost, fits_always},
       {Coll::gather, "binomial", gather_binomial, one_segment, costs::gather_binomial_cost, fits_always},
@@ -393,7 +443,11 @@ std::vector<std::string_view> algorithms(Coll collective) {
 }
 
 Choice explain(Coll collective, std::size_t bytes, const Group& group, bool commutative) {
-  const CallFacts facts{.size = group.size(), .bytes = bytes, .elements = bytes, .commutative = commutative};
+  const CallFacts facts{.size = group.size(),
+                        .bytes = bytes,
+                        .elements = bytes,
+                        .commutative = commutative,
+                        .no_shared_memory = detail::shared_memory_unfit(group)};
   const Selected selected = select("dash::comm::explain", collective, facts, {}, cheapest);
   const CostParameters& parameters = config().cost_parameters;
   Choice choice;
@@ -433,7 +487,7 @@ namespace detail {
 std::vector<RegisteredAlgorithm> registered_algorithms(Coll collective) {
   std::vector<RegisteredAlgorithm> found;
   for (const Algorithm& algorithm : registry()) {
-    if (algorithm.collective == collective) {
+    if (algorithm.collective == collective && !algorithm.shared_memory) {
       auto unfit = [&algorithm](int size, bool commutative) {
         return algorithm.unfit(CallFacts{.size = size, .commutative = commutative});
       };
@@ -527,6 +581,28 @@ std::shared_ptr<const Plan> cached_plan(const PlanKey& key, const CollectiveShap
   return plan;
 }
 
+// The cross-rank comparison of the call's arguments in builds with DASH_CROSS_RANK_CHECKS, else null.
+std::unique_ptr<PendingUniformCheck> start_argument_check(const CollectiveCall& call, const Group& group,
+                                                          const Options& options) {
+  if constexpr (cross_rank_checks_enabled) {
+    // Only the world group can compare on the base communicator; teams will check through their
+    // own groups.
+    if (group.size() == static_cast<int>(dash::size())) {
+      const bool variable_sizes = call.input_sizes || call.output_sizes;
+      const UniformArguments arguments{static_cast<std::uint64_t>(call.collective),
+                                       call.root,
+                                       call.commutative ? 1u : 0u,
+                                       call.element_size,
+                                       variable_sizes ? 0 : call.elements,
+                                       detail::fnv1a_digest(options.algorithm.data(), options.algorithm.size()),
+                                       grid_digest(call.grid.get())};
+      return start_uniform_check(arguments, call.function,
+                                 "collective arguments (operation, root, count, algorithm, grid)", group.comm());
+    }
+  }
+  return nullptr;
+}
+
 Launched launch(const CollectiveCall& call, const Group& group, const Options& options) {
   const int p = group.size();
   if (call.collective == Coll::bcast || call.collective == Coll::reduce || call.collective == Coll::gather ||
@@ -544,7 +620,9 @@ Launched launch(const CollectiveCall& call, const Group& group, const Options& o
                         .canonical = options.canonical_placement,
                         .output_varies = call.output_sizes != nullptr,
                         .segments = options.segments,
-                        .grid = call.grid.get()};
+                        .grid = call.grid.get(),
+                        .no_shared_memory = runs_in_shared_memory(call.collective) ? shared_memory_unfit(group)
+                                                                                    : std::string_view()};
   const Selected selected = select(call.function, call.collective, facts, options.algorithm);
   const Algorithm& algorithm = *selected.algorithm;
 
@@ -555,6 +633,16 @@ Launched launch(const CollectiveCall& call, const Group& group, const Options& o
   shape.segments = options.segments != 0 ? options.segments : algorithm.segments(facts);
   shape.op.commutative = call.commutative;
   shape.grid = call.grid;
+
+  if (algorithm.shared_memory) {
+    const SharedMemoryCall run{call.collective, call.root,     call.element_size, call.elements,
+                               shape.segments,  call.input,    call.output,       call.reduction};
+    Launched launched;
+    launched.layout = BlockLayout{call.element_size, call.elements, shape.segments, nullptr};
+    launched.map = ArrivalMap{call.collective, call.root, shape.segments, nullptr, nullptr, group.rank()};
+    launched.execution = Execution(start_shared_memory_run(run, group, start_argument_check(call, group, options)));
+    return launched;
+  }
 
   ExecutionSetup setup;
   setup.plan = cached_plan(
@@ -573,22 +661,7 @@ Launched launch(const CollectiveCall& call, const Group& group, const Options& o
   setup.reduction = call.reduction;
   setup.output_ready_at_start = call.collective == Coll::bcast && group.rank() == call.root;
   setup.window = ExecutionWindow{options.window_sends, options.window_receives};
-  if constexpr (cross_rank_checks_enabled) {
-    // Only the world group can compare on the base communicator; teams will check through their
-    // own groups.
-    if (group.size() == static_cast<int>(dash::size())) {
-      const UniformArguments arguments{static_cast<std::uint64_t>(call.collective),
-                                       call.root,
-                                       call.commutative ? 1u : 0u,
-                                       call.element_size,
-                                       variable_sizes ? 0 : call.elements,
-                                       detail::fnv1a_digest(options.algorithm.data(), options.algorithm.size()),
-                                       grid_digest(call.grid.get())};
-      setup.argument_check = start_uniform_check(arguments, call.function,
-                                                 "collective arguments (operation, root, count, algorithm, grid)",
-                                                 group.comm());
-    }
-  }
+  setup.argument_check = start_argument_check(call, group, options);
 
   Launched launched;
   launched.layout = setup.output_layout;

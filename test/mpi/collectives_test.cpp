@@ -96,6 +96,9 @@ const dash::comm::UserOp<Matrix (*)(const Matrix&, const Matrix&), false> matrix
 
 bool fits(Coll collective, std::string_view algorithm, bool commutative) {
   const bool power_of_two = (P() & (P() - 1)) == 0;
+  if (algorithm == "shared_memory") {
+    return dash::comm::config().shared_memory_access;  // the tests run on one node, on the world group
+  }
   if (algorithm.ends_with("_noncanonical")) {
     return false;  // these calls ask for canonical placement
   }
@@ -292,7 +295,8 @@ TEST(Collectives, AllgathervMatchesMpi) {
     for (const auto algorithm : dash::comm::algorithms(Coll::allgather)) {
       SCOPED_TRACE(label(algorithm, base));
       std::vector<int> ours(total, -1);
-      if (!fits(Coll::allgather, algorithm, true) || stages_in_scratch(Coll::allgather, algorithm)) {
+      if (!fits(Coll::allgather, algorithm, true) || stages_in_scratch(Coll::allgather, algorithm) ||
+          algorithm == "shared_memory") {  // the arena's chunks need contributions of one size
         EXPECT_THROW(dash::comm::allgatherv(in, ours, counts, Group::world(), forced(algorithm)),
                      dash::InvalidArgument);
         continue;
@@ -483,7 +487,7 @@ TEST(Collectives, ForcingAnUnknownOrUnfitAlgorithmIsAnError) {
   } catch (const dash::InvalidArgument& error) {
     EXPECT_EQ(std::string(error.what()),
               "dash::comm::allreduce: invalid argument 'algorithm (forced by Options::algorithm)' = 'quantum'; "
-              "expected one of recursive_doubling, rabenseifner, binary_blocks, ring, pairwise_ring");
+              "expected one of recursive_doubling, rabenseifner, binary_blocks, ring, pairwise_ring, shared_memory");
   }
   std::vector<Matrix> min(4, Matrix{1, 0, 0, 1});
   std::vector<Matrix> mout(4);
@@ -530,10 +534,15 @@ void expect_cheapest(const dash::comm::Choice& choice, Coll collective) {
 }
 
 TEST(Collectives, ExplainNamesAlgorithmReasonAndEveryCandidatesCost) {
-  // A short vector: recursive doubling has the fewest start-ups at every group size.
-  const dash::comm::Choice small = dash::comm::explain(Coll::allreduce, 8, Group::world());
+  // A short vector on a group without the shared-memory arena (not the world group): recursive
+  // doubling has the fewest start-ups at every group size.
+  std::vector<int> everyone(static_cast<std::size_t>(P()));
+  std::iota(everyone.begin(), everyone.end(), 0);
+  const Group all_but_world = Group::of_base_ranks(everyone, dash::comm::TagSpace{30000, 16});
+  const dash::comm::Choice small = dash::comm::explain(Coll::allreduce, 8, all_but_world);
   EXPECT_EQ(small.algorithm, "recursive_doubling");
   expect_cheapest(small, Coll::allreduce);
+  expect_cheapest(dash::comm::explain(Coll::allreduce, 8, Group::world()), Coll::allreduce);
   const dash::comm::Choice large = dash::comm::explain(Coll::allreduce, 1 << 24, Group::world());
   expect_cheapest(large, Coll::allreduce);
   const dash::comm::Choice rooted = dash::comm::explain(Coll::bcast, 1 << 20, Group::world());

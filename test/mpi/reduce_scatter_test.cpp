@@ -187,10 +187,14 @@ Options forced(std::string_view algorithm) {
 
 // Why `algorithm` must refuse varying counts, or "" if it serves them. Pairwise keeps only the
 // member's own block in scratch space; ring stages other members' partial sums there from p = 3
-// on (and needs a commutative operation); recursive halving stages the whole vector.
+// on (and needs a commutative operation); recursive halving stages the whole vector; the
+// shared-memory arena cuts blocks of one size into chunks.
 std::string refusal_reason(std::string_view algorithm, bool commutative) {
   if (algorithm.empty() || algorithm == "pairwise") {
     return {};
+  }
+  if (algorithm == "shared_memory") {
+    return "it needs contributions of one size";
   }
   if (algorithm == "ring") {
     if (!commutative) {

@@ -56,6 +56,9 @@ public:
   // The tag of this member's next collective on the group (advances the sequence).
   int next_tag() const;
 
+  // True for Group::world() and the groups that share its state (dash::Team::All()).
+  bool is_world() const;
+
 private:
   struct State;
   std::shared_ptr<State> state_;

@@ -76,8 +76,13 @@ extern const AlgorithmCost exscan_recursive_doubling_cost;
 extern const AlgorithmCost exscan_linear_cost;
 extern const AlgorithmCost barrier_dissemination_cost;
 extern const AlgorithmCost neighbor_alltoall_direct_cost;
+// The shared-memory algorithms (no schedule; blocks are the chunks one arena slot holds).
+extern const AlgorithmCost allreduce_shared_memory_cost;
+extern const AlgorithmCost reduce_scatter_shared_memory_cost;
+extern const AlgorithmCost allgather_shared_memory_cost;
+extern const AlgorithmCost bcast_shared_memory_cost;
 
-// A registered algorithm as the library runs it, for tests that hold every one against the
+// A registered schedule algorithm (the shared-memory ones have no schedule and are not listed) as the library runs it, for tests that hold every one against the
 // verifier: its schedule generator, its cost, and why it cannot serve a group size or operation
 // (empty when it can).
 struct RegisteredAlgorithm {

@@ -120,13 +120,25 @@ struct ExecutionSetup {
   std::unique_ptr<PendingUniformCheck> argument_check;
 };
 
-// A running schedule. A movable handle; an empty (default-constructed or moved-from) handle
+// A collective that runs without a schedule (the intra-node shared-memory algorithms,
+// comm/engine/shared_memory_run.hpp); an Execution drives it like a schedule.
+class DirectRun {
+public:
+  virtual ~DirectRun() = default;
+  // Advances without blocking; true once complete.
+  virtual bool progress() = 0;
+  virtual bool done() const noexcept = 0;
+  virtual std::optional<std::uint32_t> next_arrival() = 0;
+};
+
+// A running schedule or direct run. A movable handle; an empty (default-constructed or moved-from) handle
 // stands for a finished collective with nothing to report.
 class Execution {
 public:
   Execution() noexcept;
   // Starts the schedule on `group` with message tag `tag`.
   Execution(ExecutionSetup setup, const Group& group, int tag);
+  explicit Execution(std::unique_ptr<DirectRun> run) noexcept;
   // Completes outstanding communication (blocking): a schedule is never abandoned half-way.
   ~Execution();
   Execution(Execution&& other) noexcept;
@@ -145,6 +157,7 @@ private:
   struct Impl;
   static std::vector<std::unique_ptr<Impl>>& idle_states();
   std::unique_ptr<Impl> impl_;
+  std::unique_ptr<DirectRun> direct_;
 };
 
 }  // namespace dash::comm::detail

@@ -1,0 +1,121 @@
+#include <algorithm>
+#include <memory>
+#include <new>
+
+#include <dash/comm/config.hpp>
+#include <dash/comm/detail/collective_arena.hpp>
+#include <dash/comm/environment.hpp>
+#include <dash/comm/mpi_call.hpp>
+
+namespace dash::comm::detail {
+
+namespace {
+
+// The counters take the region's first page, so slots start page-aligned.
+constexpr std::size_t counters_bytes = 4096;
+static_assert(sizeof(ArenaCounters) <= counters_bytes);
+static_assert(std::atomic<std::uint64_t>::is_always_lock_free,
+              "the arena's counters live in memory shared between processes, so they must be lock-free");
+
+constexpr std::size_t region_bytes = counters_bytes + CollectiveArena::slot_count * CollectiveArena::slot_bytes;
+
+std::unique_ptr<CollectiveArena>& current_arena() {
+  static std::unique_ptr<CollectiveArena> arena;
+  return arena;
+}
+
+}  // namespace
+
+CollectiveArena::CollectiveArena(MPI_Comm node) {
+  int rank = 0;
+  int size = 0;
+  check_mpi(MPI_Comm_dup(node, &node_), "dash::init: MPI_Comm_dup (collective arena)");
+  MPI_Comm_rank(node_, &rank);
+  MPI_Comm_size(node_, &size);
+  MPI_Info info = MPI_INFO_NULL;
+  check_mpi(MPI_Info_create(&info), "dash::init: MPI_Info_create");
+  // Each region on pages of its own, first touched by its owner.
+  MPI_Info_set(info, "alloc_shared_noncontig", "true");
+  std::byte* mine = nullptr;
+  const int allocated = MPI_Win_allocate_shared(static_cast<MPI_Aint>(region_bytes), 1, info, node_,
+                                                static_cast<void*>(&mine), &window_);
+  MPI_Info_free(&info);
+  check_mpi(allocated, "dash::init: MPI_Win_allocate_shared (collective arena)");
+  check_mpi(MPI_Win_lock_all(MPI_MODE_NOCHECK, window_), "dash::init: MPI_Win_lock_all (collective arena)");
+  new (mine) ArenaCounters();
+  regions_.resize(static_cast<std::size_t>(size));
+  for (int r = 0; r < size; ++r) {
+    MPI_Aint bytes = 0;
+    int unit = 0;
+    void* base = nullptr;
+    check_mpi(MPI_Win_shared_query(window_, r, &bytes, &unit, &base),
+              "dash::init: MPI_Win_shared_query (collective arena)");
+    regions_[static_cast<std::size_t>(r)] = static_cast<std::byte*>(base);
+  }
+  // Everyone's counters exist before anyone looks at them.
+  MPI_Win_sync(window_);
+  check_mpi(MPI_Barrier(node_), "dash::init: MPI_Barrier (collective arena)");
+  MPI_Win_sync(window_);
+}
+
+CollectiveArena::~CollectiveArena() {
+  MPI_Win_unlock_all(window_);
+  MPI_Win_free(&window_);
+  MPI_Comm_free(&node_);
+}
+
+ArenaCounters& CollectiveArena::counters(int node_rank) const noexcept {
+  return *std::launder(reinterpret_cast<ArenaCounters*>(regions_[static_cast<std::size_t>(node_rank)]));
+}
+
+std::byte* CollectiveArena::slot(int node_rank, std::uint64_t ticket) const noexcept {
+  return regions_[static_cast<std::size_t>(node_rank)] + counters_bytes + (ticket % slot_count) * slot_bytes;
+}
+
+std::uint64_t CollectiveArena::take_tickets(std::uint64_t count) noexcept {
+  const std::uint64_t first = next_ticket_;
+  next_ticket_ += count;
+  return first;
+}
+
+void CollectiveArena::enlist(CollectiveRun& run) { runs_.push_back(&run); }
+
+void CollectiveArena::leave(CollectiveRun& run) noexcept { std::erase(runs_, &run); }
+
+void CollectiveArena::progress_before(const CollectiveRun& run) {
+  for (std::size_t i = 0; i < runs_.size() && runs_[i] != &run; ++i) {
+    runs_[i]->advance();
+  }
+}
+
+CollectiveArena* collective_arena() noexcept { return current_arena().get(); }
+
+void open_collective_arena() {
+  if (!config().shared_memory_access) {
+    return;
+  }
+  const MPI_Comm base = base_comm();
+  int rank = 0;
+  int size = 0;
+  MPI_Comm_rank(base, &rank);
+  MPI_Comm_size(base, &size);
+  MPI_Comm node = MPI_COMM_NULL;
+  check_mpi(MPI_Comm_split_type(base, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &node),
+            "dash::init: MPI_Comm_split_type (collective arena)");
+  int node_size = 0;
+  MPI_Comm_size(node, &node_size);
+  // Every process sees the same answer: the job is on one node exactly when each node holds all.
+  if (node_size == size) {
+    try {
+      current_arena() = std::make_unique<CollectiveArena>(node);
+    } catch (...) {
+      MPI_Comm_free(&node);
+      throw;
+    }
+  }
+  MPI_Comm_free(&node);
+}
+
+void close_collective_arena() noexcept { current_arena().reset(); }
+
+}  // namespace dash::comm::detail

@@ -1,0 +1,322 @@
+#include <algorithm>
+#include <cstring>
+#include <optional>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include <dash/comm/config.hpp>
+#include <dash/comm/detail/collective_arena.hpp>
+#include <dash/comm/environment.hpp>
+
+#include "shared_memory_run.hpp"
+
+namespace dash::comm::detail {
+
+namespace {
+
+constexpr std::uint64_t slot_count = CollectiveArena::slot_count;
+
+void copy_bytes(std::byte* to, const std::byte* from, std::size_t bytes) noexcept {
+  if (bytes != 0) {  // empty contributions may come with null pointers
+    std::memcpy(to, from, bytes);
+  }
+}
+
+// Slices of a reduce_scatter chunk start on cache lines of their own.
+std::size_t slice_bytes(int size) noexcept {
+  return CollectiveArena::slot_bytes / static_cast<std::size_t>(size) / 64 * 64;
+}
+
+class SharedMemoryRun final : public DirectRun, public CollectiveRun {
+public:
+  SharedMemoryRun(const SharedMemoryCall& call, const Group& group, std::unique_ptr<PendingUniformCheck> check)
+      : arena_(*collective_arena()),
+        call_(call),
+        size_(group.size()),
+        rank_(group.rank()),
+        chunks_(call.segments),
+        first_ticket_(arena_.take_tickets(call.segments)),
+        check_(std::move(check)),
+        layout_{call.element_size, call.elements, call.segments, nullptr} {
+    if (call.collective == Coll::bcast && rank_ == call.root) {
+      for (std::uint32_t b = 0; b < chunks_; ++b) {
+        arrivals_.push_back(b);
+      }
+    }
+    copied_.assign(static_cast<std::size_t>(size_), false);
+    arena_.enlist(*this);
+  }
+
+  ~SharedMemoryRun() override { arena_.leave(*this); }
+
+  bool progress() override {
+    arena_.progress_before(*this);
+    if (!advance()) {
+      // Whoever holds the next chunk needs a core; oversubscribed ranks must not spin it away.
+      std::this_thread::yield();
+      return false;
+    }
+    return true;
+  }
+
+  bool done() const noexcept override { return finished() && !check_; }
+
+  std::optional<std::uint32_t> next_arrival() override {
+    if (taken_ == arrivals_.size()) {
+      return std::nullopt;
+    }
+    return arrivals_[taken_++];
+  }
+
+  // Takes every step that is ready; true once complete.
+  bool advance() override {
+    if (check_ && check_->test()) {
+      check_.reset();
+    }
+    bool moved = true;
+    while (moved && !finished()) {
+      moved = false;
+      moved = try_stage() | try_reduce() | try_gather();
+    }
+    return done();
+  }
+
+private:
+  std::uint64_t ticket(std::uint32_t chunk) const noexcept { return first_ticket_ + chunk; }
+
+  // Every process finishes every chunk by storing `consumed`, so that is where this run stands.
+  bool finished() const noexcept { return consumed_ == chunks_; }
+
+  bool peers_reached(std::atomic<std::uint64_t> ArenaCounters::*counter, std::uint64_t value) const noexcept {
+    for (int peer = 0; peer < size_; ++peer) {
+      if (peer != rank_ && (arena_.counters(peer).*counter).load(std::memory_order_acquire) < value) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  ArenaCounters& mine() const noexcept { return arena_.counters(rank_); }
+
+  // Chunk `chunk` of contribution `contribution` of a buffer with this layout.
+  static std::size_t offset(const BlockLayout& layout, std::uint32_t contribution, std::uint32_t chunk) noexcept {
+    return layout.offset(contribution * layout.segments + chunk);
+  }
+
+  // Piece `piece` of an allreduce chunk of `count` elements: [first, last) elements into it.
+  std::pair<std::size_t, std::size_t> piece(std::size_t count, int which) const noexcept {
+    const auto k = static_cast<std::size_t>(size_);
+    const auto p = static_cast<std::size_t>(which);
+    return {p * count / k, (p + 1) * count / k};
+  }
+
+  // Every ticket passes the three phases on every process, in ticket order per phase (a phase a
+  // collective does not need only advances its counter), so a counter at v says that all tickets
+  // below v passed its phase: the order of the runs in the arena, not of the calls to progress.
+  bool my_turn(std::atomic<std::uint64_t> ArenaCounters::*counter, std::uint32_t chunk) const noexcept {
+    return (mine().*counter).load(std::memory_order_relaxed) == ticket(chunk);
+  }
+
+  bool try_stage() {
+    if (staged_ == chunks_ || !my_turn(&ArenaCounters::staged, staged_)) {
+      return false;
+    }
+    const std::uint64_t t = ticket(staged_);
+    const bool writes_slot = call_.collective != Coll::bcast || rank_ == call_.root;
+    // The slot held ticket t - slot_count; everyone must have finished with it.
+    if (writes_slot && t >= slot_count && !peers_reached(&ArenaCounters::consumed, t - slot_count + 1)) {
+      return false;
+    }
+    std::byte* slot = arena_.slot(rank_, t);
+    const std::size_t e = call_.element_size;
+    const std::size_t count = layout_.count(staged_);
+    switch (call_.collective) {
+      case Coll::allreduce: {
+        const std::byte* chunk = call_.input + layout_.offset(staged_);
+        for (int other = 0; other < size_; ++other) {
+          if (other != rank_) {
+            const auto [begin, end] = piece(count, other);
+            copy_bytes(slot + begin * e, chunk + begin * e, (end - begin) * e);
+          }
+        }
+        break;
+      }
+      case Coll::reduce_scatter:
+        for (int other = 0; other < size_; ++other) {
+          if (other != rank_) {
+            copy_bytes(slot + static_cast<std::size_t>(other) * slice_bytes(size_),
+                       call_.input + offset(layout_, static_cast<std::uint32_t>(other), staged_), count * e);
+          }
+        }
+        break;
+      case Coll::allgather: {
+        const std::byte* chunk = call_.input + layout_.offset(staged_);
+        copy_bytes(slot, chunk, count * e);
+        copy_bytes(call_.output + offset(layout_, static_cast<std::uint32_t>(rank_), staged_), chunk, count * e);
+        arrivals_.push_back(static_cast<std::uint32_t>(rank_) * chunks_ + staged_);
+        break;
+      }
+      default:  // bcast: the root's data is in its output buffer
+        if (writes_slot) {
+          copy_bytes(slot, call_.output + layout_.offset(staged_), count * e);
+        }
+        break;
+    }
+    mine().staged.store(t + 1, std::memory_order_release);
+    ++staged_;
+    return true;
+  }
+
+  // Combines this process's share of a chunk from every process's contribution, in rank order:
+  // `target` = source(0) ⊕ source(1) ⊕ ... .
+  template <class Source>
+  void combine_in_rank_order(std::byte* target, std::size_t count, Source source) const {
+    copy_bytes(target, source(0), count * call_.element_size);
+    for (int r = 1; r < size_; ++r) {
+      call_.reduction.combine(call_.reduction.op, source(r), target, count, false);
+    }
+  }
+
+  bool try_reduce() {
+    if (reduced_ == staged_ || !my_turn(&ArenaCounters::reduced, reduced_)) {
+      return false;
+    }
+    const std::uint64_t t = ticket(reduced_);
+    const bool combines = call_.collective == Coll::allreduce || call_.collective == Coll::reduce_scatter;
+    if (combines && !peers_reached(&ArenaCounters::staged, t + 1)) {
+      return false;
+    }
+    const std::size_t e = call_.element_size;
+    const std::size_t count = layout_.count(reduced_);
+    if (call_.collective == Coll::allreduce) {
+      const auto [begin, end] = piece(count, rank_);
+      const std::size_t chunk = layout_.offset(reduced_);
+      std::byte* target = call_.output + chunk + begin * e;
+      combine_in_rank_order(target, end - begin, [&](int r) -> const std::byte* {
+        return r == rank_ ? call_.input + chunk + begin * e : arena_.slot(r, t) + begin * e;
+      });
+      copy_bytes(arena_.slot(rank_, t) + begin * e, target, (end - begin) * e);
+    } else if (call_.collective == Coll::reduce_scatter) {  // the chunk of this process's own block
+      const auto me = static_cast<std::uint32_t>(rank_);
+      combine_in_rank_order(call_.output + layout_.offset(reduced_), count, [&](int r) -> const std::byte* {
+        return r == rank_ ? call_.input + offset(layout_, me, reduced_)
+                          : arena_.slot(r, t) + static_cast<std::size_t>(rank_) * slice_bytes(size_);
+      });
+      arrivals_.push_back(reduced_);
+    }
+    mine().reduced.store(t + 1, std::memory_order_release);
+    ++reduced_;
+    return true;
+  }
+
+  // Copies what the others published for chunk `consumed_` into the output.
+  bool try_gather() {
+    if (consumed_ == reduced_ || !my_turn(&ArenaCounters::consumed, consumed_)) {
+      return false;
+    }
+    const std::uint64_t t = ticket(consumed_);
+    const std::size_t e = call_.element_size;
+    const std::size_t count = layout_.count(consumed_);
+    bool moved = false;
+    switch (call_.collective) {
+      case Coll::allreduce:
+        if (!peers_reached(&ArenaCounters::reduced, t + 1)) {
+          return false;
+        }
+        for (int other = 0; other < size_; ++other) {
+          if (other != rank_) {
+            const auto [begin, end] = piece(count, other);
+            copy_bytes(call_.output + layout_.offset(consumed_) + begin * e, arena_.slot(other, t) + begin * e,
+                       (end - begin) * e);
+          }
+        }
+        arrivals_.push_back(consumed_);
+        break;
+      case Coll::allgather:
+        // Each peer's chunk as soon as it is staged, not when all are.
+        for (int other = 0; other < size_; ++other) {
+          const auto o = static_cast<std::size_t>(other);
+          if (other != rank_ && !copied_[o] &&
+              arena_.counters(other).staged.load(std::memory_order_acquire) >= t + 1) {
+            const auto contribution = static_cast<std::uint32_t>(other);
+            copy_bytes(call_.output + offset(layout_, contribution, consumed_), arena_.slot(other, t), count * e);
+            arrivals_.push_back(contribution * chunks_ + consumed_);
+            copied_[o] = true;
+            moved = true;
+          }
+        }
+        if (std::count(copied_.begin(), copied_.end(), true) != size_ - 1) {
+          return moved;
+        }
+        std::fill(copied_.begin(), copied_.end(), false);
+        break;
+      case Coll::bcast:
+        if (rank_ != call_.root) {
+          if (arena_.counters(call_.root).staged.load(std::memory_order_acquire) < t + 1) {
+            return false;
+          }
+          copy_bytes(call_.output + layout_.offset(consumed_), arena_.slot(call_.root, t), count * e);
+          arrivals_.push_back(consumed_);
+        }
+        break;
+      default:  // reduce_scatter: its reads were in the combining phase
+        break;
+    }
+    mine().consumed.store(t + 1, std::memory_order_release);
+    ++consumed_;
+    return true;
+  }
+
+  CollectiveArena& arena_;
+  SharedMemoryCall call_;
+  int size_;
+  int rank_;
+  std::uint32_t chunks_;
+  std::uint64_t first_ticket_;
+  std::unique_ptr<PendingUniformCheck> check_;
+  // Both buffers: contributions of `elements` in `chunks_` segments, block c·chunks_ + t being chunk t
+  // of contribution c.
+  BlockLayout layout_;
+  // Chunks this process staged, combined (allreduce, reduce_scatter), and finished.
+  std::uint32_t staged_ = 0;
+  std::uint32_t reduced_ = 0;
+  std::uint32_t consumed_ = 0;
+  std::vector<bool> copied_;  // allgather: peers whose chunk `consumed_` is in the output
+  std::vector<std::uint32_t> arrivals_;
+  std::size_t taken_ = 0;
+};
+
+}  // namespace
+
+bool runs_in_shared_memory(Coll collective) noexcept {
+  return collective == Coll::allreduce || collective == Coll::reduce_scatter || collective == Coll::allgather ||
+         collective == Coll::bcast;
+}
+
+std::size_t shared_memory_chunk_elements(Coll collective, int size, std::size_t element_size) noexcept {
+  const std::size_t room = collective == Coll::reduce_scatter ? slice_bytes(size) : CollectiveArena::slot_bytes;
+  return room / element_size;
+}
+
+std::string_view shared_memory_unfit(const Group& group) {
+  if (!config().shared_memory_access) {
+    return "it needs shared memory, which DASH_SHARED_MEMORY=0 turned off";
+  }
+  if (collective_arena() == nullptr) {
+    return "it needs all processes of the job on one node";
+  }
+  if (!group.is_world()) {
+    return "it runs on the world group only (the arena's chunk tickets follow that group's call order)";
+  }
+  return {};
+}
+
+std::unique_ptr<DirectRun> start_shared_memory_run(const SharedMemoryCall& call, const Group& group,
+                                                   std::unique_ptr<PendingUniformCheck> argument_check) {
+  auto run = std::make_unique<SharedMemoryRun>(call, group, std::move(argument_check));
+  run->advance();
+  return run;
+}
+
+}  // namespace dash::comm::detail

@@ -1,0 +1,59 @@
+#pragma once
+// Internal: the intra-node shared-memory collectives (seed 003 adapted to MPI-3 shared windows;
+// docs/collectives.md "Shared-memory collectives"). They run without a schedule: each process
+// stages chunks of its data in its slots of the node's collective arena and the others read them
+// straight from there, with the arena's counters, not messages, telling who may read or reuse
+// which slot.
+//
+// Per chunk (one segment of the call's layout, at most one slot):
+// - allreduce: each of the k processes stages the k-1 pieces of its chunk the others combine,
+//   combines piece `rank` of every process's chunk in rank order into its output and its slot,
+//   then copies the other k-1 combined pieces into its output: the vector is combined once, by
+//   k processes at once, and every process reads and writes it once;
+// - reduce_scatter (uniform blocks): each stages its slices of the others' blocks and combines
+//   its own block's slices in rank order;
+// - allgather: each stages its chunk and copies the others' chunks into its output;
+// - bcast: the root stages its chunk, the others copy it out.
+// Slots are reused after every process has moved past them, so the arena's slot_count chunks are
+// in flight at a time: the pipeline that lets staging, combining and copying overlap.
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string_view>
+
+#include <dash/comm/detail/execution.hpp>
+#include <dash/comm/group.hpp>
+#include <dash/comm/schedule/collective.hpp>
+#include <dash/comm/uniform_check.hpp>
+
+namespace dash::comm::detail {
+
+struct SharedMemoryCall {
+  Coll collective = Coll::allreduce;
+  int root = 0;
+  std::size_t element_size = 1;
+  std::size_t elements = 0;    // per contribution
+  std::uint32_t segments = 1;  // chunks per contribution
+  const std::byte* input = nullptr;
+  std::byte* output = nullptr;
+  Reduction reduction;
+};
+
+// The collectives the arena serves.
+bool runs_in_shared_memory(Coll collective) noexcept;
+
+// Elements of a contribution one chunk may hold, for a group of `size` processes (0: an element
+// does not fit a slot).
+std::size_t shared_memory_chunk_elements(Coll collective, int size, std::size_t element_size) noexcept;
+
+// Why the arena cannot serve a call on `group` (empty when it can): it needs the world group of a
+// job on one node with shared memory on.
+std::string_view shared_memory_unfit(const Group& group);
+
+// Starts the call; the arena's counters order it after the arena collectives started before.
+// `argument_check` (or null) must pass before the run counts as complete.
+std::unique_ptr<DirectRun> start_shared_memory_run(const SharedMemoryCall& call, const Group& group,
+                                                   std::unique_ptr<PendingUniformCheck> argument_check);
+
+}  // namespace dash::comm::detail

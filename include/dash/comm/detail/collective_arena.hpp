@@ -1,0 +1,88 @@
+#pragma once
+// Internal: the node-shared memory the intra-node collectives work in (seed 003 §3.3 adapted to
+// MPI-3 shared windows; docs/collectives.md "Shared-memory collectives").
+//
+// dash::init allocates one region per process with MPI_Win_allocate_shared over the processes of
+// its node: three progress counters, each on a cache line of its own, then `slot_count` slots of
+// `slot_bytes`. A collective numbers its chunks with tickets taken from one sequence that every
+// process of the node advances alike (the collectives that use the arena run on the world group,
+// whose members call them in the same order), so counters only ever grow: they are never reset
+// between calls, and a counter left behind by an earlier call can never satisfy a later one.
+// Chunk ticket t lives in slot t % slot_count.
+//
+// Counters are std::atomic<std::uint64_t>: lock-free, hence address-free, so processes mapping
+// the same page may use them; stores that publish data are release stores, the loads that look
+// for them acquire loads. MPI's unified memory model of shared windows makes that enough; the
+// window is synchronised (MPI_Win_sync) once after the counters are constructed.
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include <mpi.h>
+
+namespace dash::comm::detail {
+
+struct ArenaCounters {
+  // Tickets below it are staged: the owner's slot holds its data for them.
+  alignas(64) std::atomic<std::uint64_t> staged{0};
+  // Tickets below it are reduced: the owner's share of the combination is in its slot.
+  alignas(64) std::atomic<std::uint64_t> reduced{0};
+  // Tickets below it are consumed: the owner read all it needed from the others' slots.
+  alignas(64) std::atomic<std::uint64_t> consumed{0};
+};
+
+class CollectiveRun;
+
+class CollectiveArena {
+public:
+  static constexpr std::size_t slot_bytes = std::size_t{256} * 1024;
+  static constexpr std::uint64_t slot_count = 4;
+
+  // Collective over `node`: every member allocates its region.
+  explicit CollectiveArena(MPI_Comm node);
+  ~CollectiveArena();
+  CollectiveArena(const CollectiveArena&) = delete;
+  CollectiveArena& operator=(const CollectiveArena&) = delete;
+
+  int size() const noexcept { return static_cast<int>(regions_.size()); }
+  ArenaCounters& counters(int node_rank) const noexcept;
+  std::byte* slot(int node_rank, std::uint64_t ticket) const noexcept;
+
+  // The first of `count` consecutive tickets for the next collective.
+  std::uint64_t take_tickets(std::uint64_t count) noexcept;
+
+  // Runs in ticket order. A run may wait for a slot an earlier run still reads from, so progress
+  // on any run first drives the runs started before it (progress_before).
+  void enlist(CollectiveRun& run);
+  void leave(CollectiveRun& run) noexcept;
+  void progress_before(const CollectiveRun& run);
+
+private:
+  MPI_Comm node_ = MPI_COMM_NULL;
+  MPI_Win window_ = MPI_WIN_NULL;
+  std::vector<std::byte*> regions_;
+  std::uint64_t next_ticket_ = 0;
+  std::vector<CollectiveRun*> runs_;
+};
+
+// A collective running in the arena (shared_memory_run.hpp).
+class CollectiveRun {
+public:
+  virtual bool advance() = 0;  // one round of progress without blocking; true when complete
+
+protected:
+  ~CollectiveRun() = default;
+};
+
+// The arena of the running library: null when the job spans several nodes or
+// DASH_SHARED_MEMORY=0.
+CollectiveArena* collective_arena() noexcept;
+
+// Called by dash::init (collective over the base communicator, after the nodes are known) and
+// dash::finalize.
+void open_collective_arena();
+void close_collective_arena() noexcept;
+
+}  // namespace dash::comm::detail

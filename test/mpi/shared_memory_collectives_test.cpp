@@ -1,0 +1,216 @@
+// The intra-node shared-memory collectives (comm/engine/shared_memory_run.hpp) against the MPI
+// library's own result, with vectors of many arena chunks (more than the arena has slots, and a
+// remainder), a non-commutative operation, interleaved non-blocking calls completed out of order,
+// arrivals, and the reasons the arena refuses a call. RefusalsNameTheReason runs again with
+// DASH_SHARED_MEMORY=0, where every call must be refused with that reason.
+
+#include <cstdint>
+#include <numeric>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+#include <mpi.h>
+
+#include <dash/dash.hpp>
+
+#include "dash_testing.hpp"
+
+namespace {
+
+using dash::comm::Coll;
+using dash::comm::Group;
+using dash::comm::Options;
+
+int P() { return static_cast<int>(dash::size()); }
+int me() { return dash::myid(); }
+MPI_Comm world() { return dash::comm::base_comm(); }
+
+Options arena() {
+  Options options;
+  options.algorithm = "shared_memory";
+  return options;
+}
+
+bool arena_on() { return dash::comm::config().shared_memory_access; }
+
+// 256 KiB slots hold 32768 doubles: 5.3 slots' worth per contribution, more chunks than slots.
+constexpr std::size_t many = 5 * 32768 + 4321;
+
+std::vector<double> doubles(std::size_t n, int rank) {
+  std::vector<double> values(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    values[i] = static_cast<double>(rank + 1) * 0.5 + static_cast<double>(i % 1013);  // exact sums
+  }
+  return values;
+}
+
+std::vector<std::int64_t> integers(std::size_t n, int rank) {
+  std::vector<std::int64_t> values(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    values[i] = static_cast<std::int64_t>(i) * 7 - rank * 1000003;
+  }
+  return values;
+}
+
+// x ∘ y = (x.a * y.a, x.b + x.a * y.b): composition of affine maps t -> a t + b modulo 2^64;
+// associative, not commutative.
+struct Affine {
+  std::uint64_t a, b;
+  friend bool operator==(const Affine&, const Affine&) = default;
+};
+
+Affine compose(const Affine& x, const Affine& y) { return {x.a * y.a, x.b + x.a * y.b}; }
+
+void mpi_compose(void* in, void* inout, int* len, MPI_Datatype*) {
+  auto* x = static_cast<Affine*>(in);
+  auto* y = static_cast<Affine*>(inout);
+  for (int i = 0; i < *len; ++i) {
+    y[i] = compose(x[i], y[i]);
+  }
+}
+
+std::vector<Affine> affines(std::size_t n, int rank) {
+  std::vector<Affine> values(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    values[i] = {static_cast<std::uint64_t>(rank) * 2 + 3 + i % 5, static_cast<std::uint64_t>(i) + 11 * static_cast<std::uint64_t>(rank)};
+  }
+  return values;
+}
+
+TEST(SharedMemoryCollectives, AllreduceMatchesMpi) {
+  for (const std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{5}, std::size_t{32768}, many}) {
+    SCOPED_TRACE("n=" + std::to_string(n));
+    const std::vector<double> in = doubles(n, me());
+    std::vector<double> ours(n, -1);
+    std::vector<double> theirs(n, -2);
+    dash::comm::allreduce(in, ours, dash::plus{}, Group::world(), arena());
+    MPI_Allreduce(in.data(), theirs.data(), static_cast<int>(n), MPI_DOUBLE, MPI_SUM, world());
+    EXPECT_EQ(ours, theirs);
+
+    MPI_Datatype type = MPI_DATATYPE_NULL;
+    MPI_Type_contiguous(2, MPI_UINT64_T, &type);
+    MPI_Type_commit(&type);
+    MPI_Op op = MPI_OP_NULL;
+    MPI_Op_create(&mpi_compose, 0, &op);
+    const std::vector<Affine> ain = affines(n, me());
+    std::vector<Affine> aours(n);
+    std::vector<Affine> atheirs(n);
+    dash::comm::allreduce(ain, aours, dash::comm::non_commutative(&compose), Group::world(), arena());
+    MPI_Allreduce(ain.data(), atheirs.data(), static_cast<int>(n), type, op, world());
+    EXPECT_EQ(aours, atheirs);
+    MPI_Op_free(&op);
+    MPI_Type_free(&type);
+  }
+}
+
+TEST(SharedMemoryCollectives, ReduceScatterBlockMatchesMpi) {
+  for (const std::size_t n : {std::size_t{0}, std::size_t{3}, many}) {
+    SCOPED_TRACE("n=" + std::to_string(n));
+    const std::vector<std::int64_t> in = integers(n * static_cast<std::size_t>(P()), me());
+    std::vector<std::int64_t> ours(n, -1);
+    std::vector<std::int64_t> theirs(n, -2);
+    dash::comm::reduce_scatter_block(in, ours, dash::plus{}, Group::world(), arena());
+    MPI_Reduce_scatter_block(in.data(), theirs.data(), static_cast<int>(n), MPI_INT64_T, MPI_SUM, world());
+    EXPECT_EQ(ours, theirs);
+  }
+}
+
+TEST(SharedMemoryCollectives, AllgatherAndBcastMatchMpi) {
+  for (const std::size_t n : {std::size_t{0}, std::size_t{7}, many}) {
+    SCOPED_TRACE("n=" + std::to_string(n));
+    const std::vector<double> in = doubles(n, me());
+    std::vector<double> ours(n * static_cast<std::size_t>(P()), -1);
+    std::vector<double> theirs(ours.size(), -2);
+    dash::comm::allgather(in, ours, Group::world(), arena());
+    MPI_Allgather(in.data(), static_cast<int>(n), MPI_DOUBLE, theirs.data(), static_cast<int>(n), MPI_DOUBLE,
+                  world());
+    EXPECT_EQ(ours, theirs);
+    for (int root = 0; root < P(); ++root) {
+      std::vector<double> buffer = me() == root ? doubles(n, root) : std::vector<double>(n, -3);
+      dash::comm::bcast(buffer, root, Group::world(), arena());
+      EXPECT_EQ(buffer, doubles(n, root)) << "root " << root;
+    }
+  }
+}
+
+// Three arena collectives in flight at once, completed in the reverse order: waiting on the last
+// must drive the earlier ones, whose chunks hold the slots it needs.
+TEST(SharedMemoryCollectives, InterleavedRequestsCompleteInAnyOrder) {
+  const std::vector<double> a = doubles(many, me());
+  const std::vector<std::int64_t> b = integers(many, me());
+  std::vector<double> summed(many);
+  std::vector<std::int64_t> gathered(many * static_cast<std::size_t>(P()));
+  std::vector<double> broadcast = me() == P() - 1 ? doubles(many, 42) : std::vector<double>(many);
+  auto first = dash::comm::iallreduce(a, summed, dash::plus{}, Group::world(), arena());
+  auto second = dash::comm::iallgather(b, gathered, Group::world(), arena());
+  auto third = dash::comm::ibcast(broadcast, P() - 1, Group::world(), arena());
+  third.wait();
+  second.wait();
+  first.wait();
+  std::vector<double> expected_sum(many);
+  MPI_Allreduce(a.data(), expected_sum.data(), static_cast<int>(many), MPI_DOUBLE, MPI_SUM, world());
+  std::vector<std::int64_t> expected_gather(gathered.size());
+  MPI_Allgather(b.data(), static_cast<int>(many), MPI_INT64_T, expected_gather.data(), static_cast<int>(many),
+                MPI_INT64_T, world());
+  EXPECT_EQ(summed, expected_sum);
+  EXPECT_EQ(gathered, expected_gather);
+  EXPECT_EQ(broadcast, doubles(many, 42));
+}
+
+// Every output element is reported exactly once, by the contribution it came from, and holds its
+// final value when reported.
+TEST(SharedMemoryCollectives, ArrivalsCoverTheOutputOnce) {
+  const std::vector<double> in = doubles(many, me());
+  std::vector<double> out(many * static_cast<std::size_t>(P()));
+  std::vector<double> expected(out.size());
+  MPI_Allgather(in.data(), static_cast<int>(many), MPI_DOUBLE, expected.data(), static_cast<int>(many), MPI_DOUBLE,
+                world());
+  std::vector<int> seen(out.size(), 0);
+  bool values_final = true;
+  bool sources_right = true;
+  dash::comm::iallgather(in, out, Group::world(), arena()).for_each_arrival([&](const auto& arrival) {
+    const auto first = static_cast<std::size_t>(arrival.data - out.data());
+    for (std::size_t i = first; i < first + arrival.count; ++i) {
+      ++seen[i];
+      values_final = values_final && out[i] == expected[i];
+    }
+    sources_right = sources_right && static_cast<std::size_t>(arrival.source) == first / many;
+  });
+  EXPECT_TRUE(values_final);
+  EXPECT_TRUE(sources_right);
+  EXPECT_EQ(std::count(seen.begin(), seen.end(), 1), static_cast<std::ptrdiff_t>(seen.size()));
+}
+
+TEST(SharedMemoryCollectives, RefusalsNameTheReason) {
+  std::vector<double> in(4, 1.0);
+  std::vector<double> out(4);
+  const Group self = Group::of_base_ranks({me()}, dash::comm::TagSpace{20000 + me() * 8, 8});
+  try {
+    dash::comm::allreduce(in, out, dash::plus{}, arena_on() ? self : Group::world(), arena());
+    FAIL() << "no exception";
+  } catch (const dash::InvalidArgument& error) {
+    const std::string expected =
+        arena_on() ? "it runs on the world group only (the arena's chunk tickets follow that group's call order)"
+                   : "it needs shared memory, which DASH_SHARED_MEMORY=0 turned off";
+    EXPECT_EQ(std::string(error.what()),
+              "dash::comm::allreduce: algorithm 'shared_memory' (forced by Options::algorithm) cannot serve this "
+              "call: " + expected);
+  }
+  // A user-chosen segment count whose chunks would overflow a slot.
+  if (arena_on()) {
+    std::vector<double> large(many);
+    std::vector<double> result(many);
+    Options options = arena();
+    options.segments = 2;
+    EXPECT_THROW(dash::comm::allreduce(large, result, dash::plus{}, Group::world(), options), dash::InvalidArgument);
+  }
+  const dash::comm::Choice choice = dash::comm::explain(Coll::allreduce, 1 << 20, Group::world());
+  for (const dash::comm::Candidate& candidate : choice.candidates) {
+    if (candidate.algorithm == "shared_memory") {
+      EXPECT_EQ(candidate.unfit.empty(), arena_on()) << candidate.unfit;
+    }
+  }
+}
+
+}  // namespace
