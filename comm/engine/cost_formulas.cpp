@@ -470,6 +470,7 @@ CostTerms bcast_shared_memory_terms(const CostShape& shape) {
 
 }  // namespace
 
+const AlgorithmCost network_priced_cost{nullptr, always, one_part};
 const AlgorithmCost allreduce_shared_memory_cost{allreduce_shared_memory_terms, never, one_part};
 const AlgorithmCost reduce_scatter_shared_memory_cost{reduce_scatter_shared_memory_terms, never, one_part};
 const AlgorithmCost allgather_shared_memory_cost{allgather_shared_memory_terms, never, one_part};

@@ -18,15 +18,19 @@
 #include <dash/comm/detail/launch.hpp>
 #include <dash/comm/environment.hpp>
 #include <dash/comm/exception.hpp>
+#include <dash/comm/locality.hpp>
+#include <dash/comm/network_cost.hpp>
 #include <dash/comm/schedule/allgather.hpp>
 #include <dash/comm/schedule/allreduce.hpp>
 #include <dash/comm/schedule/alltoall.hpp>
 #include <dash/comm/schedule/barrier.hpp>
 #include <dash/comm/schedule/bcast.hpp>
+#include <dash/comm/schedule/bucket.hpp>
 #include <dash/comm/schedule/gather.hpp>
 #include <dash/comm/schedule/neighbor_alltoall.hpp>
 #include <dash/comm/schedule/rank_math.hpp>
 #include <dash/comm/schedule/reduce.hpp>
+#include <dash/comm/schedule/recursive_doubling_order.hpp>
 #include <dash/comm/schedule/reduce_scatter.hpp>
 #include <dash/comm/schedule/scan.hpp>
 #include <dash/comm/schedule/scatter.hpp>
@@ -53,6 +57,12 @@ struct CallFacts {
   std::uint32_t segments = 0;           // Options::segments; 0: the algorithm's own
   const CartesianGrid* grid = nullptr;  // neighbor_alltoall's process grid
   std::string_view no_shared_memory{};  // why the group cannot use the node's collective arena; empty if it can
+  // The network of DASH_TOPOLOGY when the group's ranks are its nodes, one rank per node (the world group of a
+  // job with as many ranks as the grid has nodes, or of a Clos network); null otherwise. Then every candidate is
+  // priced on it (network_cost.hpp), and the topology-aware algorithms become candidates.
+  const Network* network = nullptr;
+  // The grid of that network as a process grid, for the bucket algorithms; null unless it is a grid.
+  std::shared_ptr<const CartesianGrid> network_grid{};
 };
 
 struct Algorithm {
@@ -72,6 +82,9 @@ struct Algorithm {
   bool scratch_holds_own_blocks = false;
   // Runs in the node's collective arena (shared_memory_run.hpp) instead of a schedule; `generate` is empty.
   bool shared_memory = false;
+  // A topology-aware schedule (seed 000 ch. 3): generated on the network's grid (CollectiveShape::grid), priced
+  // only on a network (no closed form), a candidate of the library's choice only when facts.network is set.
+  bool topology = false;
 };
 
 std::uint32_t one_segment(const CallFacts&) { return 1; }
@@ -126,6 +139,8 @@ std::string fits_arena(const CallFacts& facts) {
 
 std::string fits_always(const CallFacts&) { return {}; }
 
+
+
 std::string needs_commutative(const CallFacts& facts) {
   return facts.commutative ? std::string() : "it reorders contributions, so it needs a commutative operation";
 }
@@ -140,11 +155,120 @@ std::string needs_even_size(const CallFacts& facts) {
   return facts.size % 2 == 0 ? std::string() : "it needs an even group size, not " + std::to_string(facts.size);
 }
 
+std::string topology_unfit_common(const CallFacts& facts) {
+  if (facts.variable) {
+    return "it needs contributions of one size";
+  }
+  if (!facts.commutative) {
+    return "it reorders contributions, so it needs a commutative operation";
+  }
+  return {};
+}
+
+// Recursive doubling in the distance-halving order: any power-of-two group (its swap restores the order).
+std::string fits_distance_halving(const CallFacts& facts) {
+  std::string why = topology_unfit_common(facts);
+  return why.empty() ? needs_power_of_two(facts) : why;
+}
+
+// The network's grid with one rank per node (all dimensions wrapping for six ways).
+std::string needs_rank_grid(const CallFacts& facts, bool all_wrap) {
+  if (std::string why = topology_unfit_common(facts); !why.empty()) {
+    return why;
+  }
+  if (facts.network_grid == nullptr) {
+    return "it runs on a torus or mesh whose nodes are the group's ranks (DASH_TOPOLOGY=torus:AxBxC with one "
+           "rank per node, on the world group)";
+  }
+  if (all_wrap) {
+    for (const bool wraps : facts.network_grid->periodic()) {
+      if (!wraps) {
+        return "it needs wrap-around links in every dimension (a torus), and the grid is " +
+               to_string(*facts.network);
+      }
+    }
+  }
+  return {};
+}
+
+std::string fits_torus_order(const CallFacts& facts) {
+  std::string why = needs_rank_grid(facts, false);
+  if (why.empty()) {
+    for (const int extent : facts.network_grid->dims()) {
+      if (!std::has_single_bit(static_cast<unsigned>(extent))) {
+        return "it needs grid dimensions that are powers of two, and the grid is " + to_string(*facts.network);
+      }
+    }
+  }
+  return why;
+}
+
+std::string fits_bucket(const CallFacts& facts) { return needs_rank_grid(facts, false); }
+std::string fits_six_way_bucket(const CallFacts& facts) { return needs_rank_grid(facts, true); }
+
+std::uint32_t three_segments(const CallFacts&) { return 3; }
+std::uint32_t six_segments(const CallFacts&) { return 6; }
+std::uint32_t three_p_segments(const CallFacts& facts) { return 3 * static_cast<std::uint32_t>(facts.size); }
+std::uint32_t six_p_segments(const CallFacts& facts) { return 6 * static_cast<std::uint32_t>(facts.size); }
+
+// Orders of recursive doubling: distance halving for any group, the torus order from the grid.
+std::vector<int> halving_order(const CollectiveShape& shape) { return schedule::distance_halving_order(shape.size); }
+std::vector<int> grid_order(const CollectiveShape& shape) { return schedule::torus_order(shape.grid->dims()); }
+
+std::vector<Algorithm> topology_algorithms() {
+  using namespace schedule;
+  const comm::detail::AlgorithmCost priced_on_network = comm::detail::network_priced_cost;
+  auto entry = [&](Coll collective, std::string_view name, std::function<Schedule(const CollectiveShape&, int)> generate,
+                   std::uint32_t (*segments)(const CallFacts&), std::string (*unfit)(const CallFacts&)) {
+    Algorithm algorithm{collective, name, std::move(generate), segments, priced_on_network, unfit};
+    algorithm.topology = true;
+    return algorithm;
+  };
+  const auto ag_ordered = [](std::vector<int> (*order)(const CollectiveShape&)) {
+    return [order](const CollectiveShape& shape, int rank) {
+      return allgather_recursive_doubling_ordered(shape, rank, order(shape));
+    };
+  };
+  const auto rs_ordered = [](std::vector<int> (*order)(const CollectiveShape&)) {
+    return [order](const CollectiveShape& shape, int rank) {
+      return reduce_scatter_recursive_halving_ordered(shape, rank, order(shape));
+    };
+  };
+  const auto ar_ordered = [](std::vector<int> (*order)(const CollectiveShape&)) {
+    return [order](const CollectiveShape& shape, int rank) {
+      return allreduce_rabenseifner_ordered(shape, rank, order(shape));
+    };
+  };
+  const auto ways = [](Schedule (*generator)(const CollectiveShape&, int, int), int w) {
+    return [generator, w](const CollectiveShape& shape, int rank) { return generator(shape, rank, w); };
+  };
+  return {
+      entry(Coll::allgather, "distance_halving", ag_ordered(halving_order), one_segment, fits_distance_halving),
+      entry(Coll::allgather, "torus_order", ag_ordered(grid_order), one_segment, fits_torus_order),
+      entry(Coll::allgather, "bucket", allgather_bucket, one_segment, fits_bucket),
+      entry(Coll::allgather, "bucket_3way", ways(allgather_bucket_multiport, 3), three_segments, fits_bucket),
+      entry(Coll::allgather, "bucket_6way", ways(allgather_bucket_multiport, 6), six_segments, fits_six_way_bucket),
+      entry(Coll::reduce_scatter, "distance_halving", rs_ordered(halving_order), one_segment, fits_distance_halving),
+      entry(Coll::reduce_scatter, "torus_order", rs_ordered(grid_order), one_segment, fits_torus_order),
+      entry(Coll::reduce_scatter, "bucket", reduce_scatter_bucket, one_segment, fits_bucket),
+      entry(Coll::reduce_scatter, "bucket_3way", ways(reduce_scatter_bucket_multiport, 3), three_segments,
+            fits_bucket),
+      entry(Coll::reduce_scatter, "bucket_6way", ways(reduce_scatter_bucket_multiport, 6), six_segments,
+            fits_six_way_bucket),
+      entry(Coll::allreduce, "distance_halving", ar_ordered(halving_order), p_segments, fits_distance_halving),
+      entry(Coll::allreduce, "torus_order", ar_ordered(grid_order), p_segments, fits_torus_order),
+      entry(Coll::allreduce, "bucket", allreduce_bucket, p_segments, fits_bucket),
+      entry(Coll::allreduce, "bucket_3way", ways(allreduce_bucket_multiport, 3), three_p_segments, fits_bucket),
+      entry(Coll::allreduce, "bucket_6way", ways(allreduce_bucket_multiport, 6), six_p_segments,
+            fits_six_way_bucket),
+  };
+}
+
 std::vector<Algorithm> build_registry() {
   using namespace schedule;
   namespace costs = comm::detail;
   auto kary = [](const CollectiveShape& shape, int rank) { return bcast_kary_tree(shape, rank, 4); };
-  return {
+  std::vector<Algorithm> table{
       {Coll::allreduce, "recursive_doubling", allreduce_recursive_doubling, one_segment,
        costs::allreduce_recursive_doubling_cost, fits_always},
       {Coll::allreduce, "rabenseifner", allreduce_rabenseifner, p2_segments,
@@ -210,6 +334,10 @@ std::vector<Algorithm> build_registry() {
       {Coll::neighbor_alltoall, "direct", neighbor_alltoall_direct, one_segment,
        costs::neighbor_alltoall_direct_cost, fits_always},
   };
+  for (Algorithm& algorithm : topology_algorithms()) {
+    table.push_back(std::move(algorithm));
+  }
+  return table;
 }
 
 const std::vector<Algorithm>& registry() {
@@ -267,12 +395,65 @@ detail::CostShape cost_shape(const Algorithm& algorithm, const CallFacts& facts)
 // weighs the same candidates.
 std::string why_no_candidate(const Algorithm& algorithm, const CallFacts& facts) {
   std::string why = why_unfit(algorithm, facts);
+  if (why.empty() && algorithm.topology && facts.network == nullptr) {
+    why = "the library chooses it only where it can price it: on a network DASH_TOPOLOGY describes, one rank per "
+          "node (it can be forced on any group it fits)";
+  }
   const bool scratch_fits_layout = algorithm.scratch_holds_own_blocks && !facts.output_varies;
   if (why.empty() && facts.variable && !scratch_fits_layout &&
       algorithm.cost.uses_scratch(cost_shape(algorithm, facts))) {
     why = "it stages blocks in scratch space, which variable-size collectives do not support";
   }
   return why;
+}
+
+struct RankNetwork {
+  const Network* network = nullptr;
+  std::shared_ptr<const CartesianGrid> grid;
+};
+
+// DASH_TOPOLOGY's network when the group's ranks are its nodes, one rank per node, as seed 000
+// assumes: the world group on a grid of as many nodes as it has ranks, or on a Clos network with
+// every rank on a node of its own (or all on one machine standing in for the nodes). Hierarchical
+// jobs (several ranks per node) are not priced on the network yet.
+RankNetwork rank_network(const Group& group) {
+  const Network& network = config().network;
+  if (network.kind == NetworkKind::flat || !group.is_world()) {
+    return {};
+  }
+  if (network.kind == NetworkKind::clos) {
+    const Locality& place = locality();
+    return place.node_size == 1 || place.node_count == 1 ? RankNetwork{&network, nullptr} : RankNetwork{};
+  }
+  if (network.grid_nodes() != group.size()) {
+    return {};
+  }
+  static std::pair<Network, std::shared_ptr<const CartesianGrid>> grid;
+  if (!grid.second || grid.first != network) {
+    grid = {network, std::make_shared<const CartesianGrid>(network.dims, network.wrap)};
+  }
+  return {&network, grid.second};
+}
+
+// Why the arena cannot serve the group: the shared-memory rules, or ranks standing for nodes.
+std::string_view no_arena(const Group& group, const RankNetwork& ranks_as_nodes) {
+  if (ranks_as_nodes.network != nullptr) {
+    return "the group's ranks stand for the nodes of DASH_TOPOLOGY's network";
+  }
+  return detail::shared_memory_unfit(group);
+}
+
+// The shape a call of `algorithm` runs with: the topology-aware ones on the network's grid.
+CollectiveShape shape_of(const Algorithm& algorithm, const CallFacts& facts, std::uint32_t segments) {
+  CollectiveShape shape;
+  shape.collective = algorithm.collective;
+  shape.size = facts.size;
+  shape.segments = segments;
+  shape.op.commutative = facts.commutative;
+  if (algorithm.topology) {
+    shape.grid = facts.network_grid;
+  }
+  return shape;
 }
 
 struct Pricing {
@@ -290,7 +471,15 @@ Pricing price(const Algorithm& algorithm, const CallFacts& facts, const CostPara
   if (!facts.variable && facts.elements > 0) {
     pricing.block_bytes = (facts.elements + shape.segments - 1) / shape.segments * (facts.bytes / facts.elements);
   }
-  pricing.terms = algorithm.cost.terms(shape);
+  if (facts.network != nullptr && !facts.variable) {
+    // Seed 000 §2.3: start-ups (alpha) and the busiest link's blocks per stage (beta per byte); no gamma.
+    const CollectiveShape call_shape = shape_of(algorithm, facts, shape.segments);
+    const NetworkCostTerms network = network_cost(
+        call_shape, [&](int rank) { return algorithm.generate(call_shape, rank); }, *facts.network);
+    pricing.terms = CostTerms{network.startups, network.link_blocks, 0, 0};
+  } else {
+    pricing.terms = algorithm.cost.terms(shape);
+  }
   pricing.seconds = predicted_seconds(pricing.terms, pricing.block_bytes, parameters);
   return pricing;
 }
@@ -334,6 +523,7 @@ struct ChoiceKey {
   bool canonical;
   bool output_varies;
   CostParameters parameters;
+  std::string network;  // the descriptor of facts.network, empty without one
   friend bool operator==(const ChoiceKey&, const ChoiceKey&) = default;
 };
 
@@ -369,7 +559,8 @@ const Algorithm* library_choice(std::string_view function, Coll collective, cons
                       facts.variable,
                       facts.canonical,
                       facts.output_varies,
-                      config().cost_parameters};
+                      config().cost_parameters,
+                      facts.network != nullptr ? to_string(*facts.network) : std::string()};
   if (const auto found = choices.find(key); found != choices.end()) {
     return found->second;
   }
@@ -443,11 +634,14 @@ std::vector<std::string_view> algorithms(Coll collective) {
 }
 
 Choice explain(Coll collective, std::size_t bytes, const Group& group, bool commutative) {
+  const RankNetwork ranks_as_nodes = rank_network(group);
   const CallFacts facts{.size = group.size(),
                         .bytes = bytes,
                         .elements = bytes,
                         .commutative = commutative,
-                        .no_shared_memory = detail::shared_memory_unfit(group)};
+                        .no_shared_memory = no_arena(group, ranks_as_nodes),
+                        .network = ranks_as_nodes.network,
+                        .network_grid = ranks_as_nodes.grid};
   const Selected selected = select("dash::comm::explain", collective, facts, {}, cheapest);
   const CostParameters& parameters = config().cost_parameters;
   Choice choice;
@@ -487,7 +681,7 @@ namespace detail {
 std::vector<RegisteredAlgorithm> registered_algorithms(Coll collective) {
   std::vector<RegisteredAlgorithm> found;
   for (const Algorithm& algorithm : registry()) {
-    if (algorithm.collective == collective && !algorithm.shared_memory) {
+    if (algorithm.collective == collective && !algorithm.shared_memory && !algorithm.topology) {
       auto unfit = [&algorithm](int size, bool commutative) {
         return algorithm.unfit(CallFacts{.size = size, .commutative = commutative});
       };
@@ -612,6 +806,7 @@ Launched launch(const CollectiveCall& call, const Group& group, const Options& o
     }
   }
   const bool variable_sizes = call.input_sizes || call.output_sizes;
+  const RankNetwork ranks_as_nodes = rank_network(group);
   const CallFacts facts{.size = p,
                         .bytes = call.elements * call.element_size,
                         .elements = call.elements,
@@ -621,8 +816,10 @@ Launched launch(const CollectiveCall& call, const Group& group, const Options& o
                         .output_varies = call.output_sizes != nullptr,
                         .segments = options.segments,
                         .grid = call.grid.get(),
-                        .no_shared_memory = runs_in_shared_memory(call.collective) ? shared_memory_unfit(group)
-                                                                                    : std::string_view()};
+                        .no_shared_memory = runs_in_shared_memory(call.collective) ? no_arena(group, ranks_as_nodes)
+                                                                                    : std::string_view(),
+                        .network = ranks_as_nodes.network,
+                        .network_grid = ranks_as_nodes.grid};
   const Selected selected = select(call.function, call.collective, facts, options.algorithm);
   const Algorithm& algorithm = *selected.algorithm;
 
@@ -632,7 +829,7 @@ Launched launch(const CollectiveCall& call, const Group& group, const Options& o
   shape.root = call.root;
   shape.segments = options.segments != 0 ? options.segments : algorithm.segments(facts);
   shape.op.commutative = call.commutative;
-  shape.grid = call.grid;
+  shape.grid = algorithm.topology ? facts.network_grid : call.grid;
 
   if (algorithm.shared_memory) {
     const SharedMemoryCall run{call.collective, call.root,     call.element_size, call.elements,
@@ -646,7 +843,7 @@ Launched launch(const CollectiveCall& call, const Group& group, const Options& o
 
   ExecutionSetup setup;
   setup.plan = cached_plan(
-      PlanKey{&algorithm, p, group.rank(), call.root, shape.segments, call.commutative, GridKey{call.grid}}, shape);
+      PlanKey{&algorithm, p, group.rank(), call.root, shape.segments, call.commutative, GridKey{shape.grid}}, shape);
   const bool scratch_fits_layout = algorithm.scratch_holds_own_blocks && !call.output_sizes;
   if (variable_sizes && uses_scratch(*setup.plan) && !scratch_fits_layout) {
     throw InvalidArgument(std::string(call.function) + ": algorithm '" + std::string(algorithm.name) + "' (" +

@@ -2,7 +2,10 @@
 // p + 1, an odd count and a large one; every root; int, double and a struct; a non-commutative
 // operation (2x2 matrix product modulo 2^32) and minloc.
 
+#include <algorithm>
 #include <chrono>
+#include <cmath>
+#include <limits>
 #include <cstdint>
 #include <numeric>
 #include <string>
@@ -94,10 +97,45 @@ struct Matrices {
 const dash::comm::UserOp<Matrix (*)(const Matrix&, const Matrix&), false> matrix_product =
     dash::comm::non_commutative(&multiply);
 
+// DASH_TOPOLOGY names a grid whose nodes are this job's ranks (the tests run on one machine).
+bool ranks_form_grid() {
+  const dash::comm::Network& network = dash::comm::config().network;
+  return network.kind == dash::comm::NetworkKind::grid && network.grid_nodes() == P();
+}
+
+// The ranks stand for the nodes of DASH_TOPOLOGY's network: a grid of P nodes, or a Clos network.
+bool ranks_are_nodes() {
+  return ranks_form_grid() || dash::comm::config().network.kind == dash::comm::NetworkKind::clos;
+}
+
+bool topology_algorithm_fits(std::string_view algorithm, bool commutative, bool power_of_two) {
+  const dash::comm::Network& network = dash::comm::config().network;
+  if (!commutative) {
+    return false;
+  }
+  if (algorithm == "distance_halving") {
+    return power_of_two;
+  }
+  if (!ranks_form_grid()) {
+    return false;
+  }
+  if (algorithm == "torus_order") {
+    return std::all_of(network.dims.begin(), network.dims.end(), [](int d) { return (d & (d - 1)) == 0; });
+  }
+  if (algorithm == "bucket_6way") {
+    return std::all_of(network.wrap.begin(), network.wrap.end(), [](bool w) { return w; });
+  }
+  return true;  // bucket, bucket_3way
+}
+
 bool fits(Coll collective, std::string_view algorithm, bool commutative) {
   const bool power_of_two = (P() & (P() - 1)) == 0;
   if (algorithm == "shared_memory") {
-    return dash::comm::config().shared_memory_access;  // the tests run on one node, on the world group
+    // The tests run on one node, on the world group, unless the ranks stand for a network's nodes.
+    return dash::comm::config().shared_memory_access && !ranks_are_nodes();
+  }
+  if (algorithm == "distance_halving" || algorithm == "torus_order" || algorithm.starts_with("bucket")) {
+    return topology_algorithm_fits(algorithm, commutative, power_of_two);
   }
   if (algorithm.ends_with("_noncanonical")) {
     return false;  // these calls ask for canonical placement
@@ -148,12 +186,57 @@ TEST(Collectives, AllreduceMatchesMpi) {
         EXPECT_THROW(dash::comm::allreduce(min, mours, matrix_product, Group::world(), forced(algorithm)),
                      dash::InvalidArgument);
       }
+      if (!fits(Coll::allreduce, algorithm, true)) {
+        continue;
+      }
       const auto lin = minloc_input(n, me());
       std::vector<dash::ValueIndex<double, int>> lours(n);
       std::vector<dash::ValueIndex<double, int>> ltheirs(n);
       dash::comm::allreduce(lin, lours, dash::minloc{}, Group::world(), forced(algorithm));
       MPI_Allreduce(lin.data(), ltheirs.data(), static_cast<int>(n), MPI_DOUBLE_INT, MPI_MINLOC, world());
       EXPECT_EQ(lours, ltheirs);
+    }
+  }
+}
+
+// Floating-point sums: algorithms combine in different orders (the reordered ones by design,
+// seed 000 §5.2), so results agree with MPI's within rounding: |ours - theirs| <= p·ε·Σ|x|.
+TEST(Collectives, FloatingSumsAgreeWithinRounding) {
+  const std::size_t n = 3 * static_cast<std::size_t>(P()) + 5;
+  std::vector<double> in(n * static_cast<std::size_t>(P()));
+  for (std::size_t i = 0; i < in.size(); ++i) {
+    in[i] = std::sin(static_cast<double>(i * 7 + static_cast<std::size_t>(me()) * 13)) * 1e3;
+  }
+  std::vector<double> magnitude(in.size());
+  std::transform(in.begin(), in.end(), magnitude.begin(), [](double x) { return std::abs(x); });
+  std::vector<double> bound(in.size());
+  MPI_Allreduce(magnitude.data(), bound.data(), static_cast<int>(in.size()), MPI_DOUBLE, MPI_SUM, world());
+  const double slack = 4.0 * P() * std::numeric_limits<double>::epsilon();
+  std::vector<double> theirs(in.size());
+  MPI_Allreduce(in.data(), theirs.data(), static_cast<int>(in.size()), MPI_DOUBLE, MPI_SUM, world());
+  for (const auto algorithm : dash::comm::algorithms(Coll::allreduce)) {
+    if (!fits(Coll::allreduce, algorithm, true)) {
+      continue;
+    }
+    SCOPED_TRACE(std::string(algorithm));
+    std::vector<double> ours(in.size());
+    dash::comm::allreduce(in, ours, dash::plus{}, Group::world(), forced(algorithm));
+    for (std::size_t i = 0; i < in.size(); ++i) {
+      EXPECT_LE(std::abs(ours[i] - theirs[i]), slack * bound[i]) << "element " << i;
+    }
+  }
+  std::vector<double> block_theirs(n);
+  MPI_Reduce_scatter_block(in.data(), block_theirs.data(), static_cast<int>(n), MPI_DOUBLE, MPI_SUM, world());
+  const auto first = static_cast<std::size_t>(me()) * n;
+  for (const auto algorithm : dash::comm::algorithms(Coll::reduce_scatter)) {
+    if (!fits(Coll::reduce_scatter, algorithm, true)) {
+      continue;
+    }
+    SCOPED_TRACE(std::string(algorithm));
+    std::vector<double> ours(n);
+    dash::comm::reduce_scatter_block(in, ours, dash::plus{}, Group::world(), forced(algorithm));
+    for (std::size_t i = 0; i < n; ++i) {
+      EXPECT_LE(std::abs(ours[i] - block_theirs[i]), slack * bound[first + i]) << "element " << i;
     }
   }
 }
@@ -223,6 +306,11 @@ TEST(Collectives, ReduceScatterBlockMatchesMpi) {
       const std::vector<int> in = int_input(n * static_cast<std::size_t>(P()), me());
       std::vector<int> ours(n, -1);
       std::vector<int> theirs(n, -2);
+      if (!fits(Coll::reduce_scatter, algorithm, true)) {
+        EXPECT_THROW(dash::comm::reduce_scatter_block(in, ours, dash::plus{}, Group::world(), forced(algorithm)),
+                     dash::InvalidArgument);
+        continue;
+      }
       dash::comm::reduce_scatter_block(in, ours, dash::plus{}, Group::world(), forced(algorithm));
       MPI_Reduce_scatter_block(in.data(), theirs.data(), static_cast<int>(n), MPI_INT, MPI_SUM, world());
       EXPECT_EQ(ours, theirs);
@@ -296,7 +384,8 @@ TEST(Collectives, AllgathervMatchesMpi) {
       SCOPED_TRACE(label(algorithm, base));
       std::vector<int> ours(total, -1);
       if (!fits(Coll::allgather, algorithm, true) || stages_in_scratch(Coll::allgather, algorithm) ||
-          algorithm == "shared_memory") {  // the arena's chunks need contributions of one size
+          algorithm == "shared_memory" || algorithm == "distance_halving" || algorithm == "torus_order" ||
+          algorithm.starts_with("bucket")) {  // these need contributions of one size
         EXPECT_THROW(dash::comm::allgatherv(in, ours, counts, Group::world(), forced(algorithm)),
                      dash::InvalidArgument);
         continue;
@@ -395,6 +484,10 @@ TEST(Collectives, BcastMatchesMpiForEveryRoot) {
             ours[i] = theirs[i] = 0.5 * static_cast<double>(i) + root;
           }
         }
+        if (!fits(Coll::bcast, algorithm, true)) {
+          EXPECT_THROW(dash::comm::bcast(ours, root, Group::world(), forced(algorithm)), dash::InvalidArgument);
+          continue;
+        }
         dash::comm::bcast(ours, root, Group::world(), forced(algorithm));
         MPI_Bcast(theirs.data(), static_cast<int>(n), MPI_DOUBLE, root, world());
         EXPECT_EQ(ours, theirs);
@@ -487,7 +580,8 @@ TEST(Collectives, ForcingAnUnknownOrUnfitAlgorithmIsAnError) {
   } catch (const dash::InvalidArgument& error) {
     EXPECT_EQ(std::string(error.what()),
               "dash::comm::allreduce: invalid argument 'algorithm (forced by Options::algorithm)' = 'quantum'; "
-              "expected one of recursive_doubling, rabenseifner, binary_blocks, ring, pairwise_ring, shared_memory");
+              "expected one of recursive_doubling, rabenseifner, binary_blocks, ring, pairwise_ring, shared_memory, "
+              "distance_halving, torus_order, bucket, bucket_3way, bucket_6way");
   }
   std::vector<Matrix> min(4, Matrix{1, 0, 0, 1});
   std::vector<Matrix> mout(4);
@@ -547,13 +641,27 @@ TEST(Collectives, ExplainNamesAlgorithmReasonAndEveryCandidatesCost) {
   expect_cheapest(large, Coll::allreduce);
   const dash::comm::Choice rooted = dash::comm::explain(Coll::bcast, 1 << 20, Group::world());
   expect_cheapest(rooted, Coll::bcast);
+  // On a network whose nodes are the ranks, the topology-aware algorithms that fit are priced there too.
+  for (const Coll collective : {Coll::allgather, Coll::reduce_scatter, Coll::allreduce}) {
+    const dash::comm::Choice choice = dash::comm::explain(collective, 1 << 20, Group::world());
+    expect_cheapest(choice, collective);
+    for (const dash::comm::Candidate& candidate : choice.candidates) {
+      if (candidate.algorithm == "distance_halving" || candidate.algorithm == "torus_order" ||
+          candidate.algorithm.starts_with("bucket")) {
+        const bool priced = ranks_are_nodes() && fits(collective, candidate.algorithm, true);
+        EXPECT_EQ(candidate.unfit.empty(), priced) << candidate.algorithm << ": " << candidate.unfit;
+        EXPECT_EQ(candidate.predicted_seconds > 0, priced && P() > 1) << candidate.algorithm;
+      }
+    }
+  }
   // Arrival order was not allowed, so Bruck without its reorder cannot serve the call.
   const dash::comm::Choice gathered = dash::comm::explain(Coll::allgather, 64, Group::world());
   expect_cheapest(gathered, Coll::allgather);
   for (const dash::comm::Candidate& candidate : gathered.candidates) {
     if (candidate.algorithm == "bruck_noncanonical") {
       EXPECT_NE(candidate.unfit.find("arrival order"), std::string::npos) << candidate.unfit;
-    } else if (candidate.algorithm == "ring" || candidate.algorithm == "sparbit") {
+    } else if (!ranks_are_nodes() && (candidate.algorithm == "ring" || candidate.algorithm == "sparbit")) {
+      // The flat model (on a network, blocks are the busiest link's per stage).
       EXPECT_EQ(candidate.terms.blocks, P() - 1) << candidate.algorithm;  // p - 1 contributions of one block
       EXPECT_EQ(candidate.block_bytes, 64u) << candidate.algorithm;
     }

@@ -193,7 +193,8 @@ std::string refusal_reason(std::string_view algorithm, bool commutative) {
   if (algorithm.empty() || algorithm == "pairwise") {
     return {};
   }
-  if (algorithm == "shared_memory") {
+  if (algorithm == "shared_memory" || algorithm == "distance_halving" || algorithm == "torus_order" ||
+      algorithm.starts_with("bucket")) {
     return "it needs contributions of one size";
   }
   if (algorithm == "ring") {

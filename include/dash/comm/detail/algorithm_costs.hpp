@@ -30,7 +30,7 @@ struct CostShape {
 };
 
 struct AlgorithmCost {
-  CostTerms (*terms)(const CostShape&);
+  CostTerms (*terms)(const CostShape&);  // null for network_priced_cost
   // Some rank stages blocks in scratch space (for some root): then the algorithm cannot serve
   // variable-size calls unless its scratch holds only the rank's own blocks.
   bool (*uses_scratch)(const CostShape&);
@@ -76,13 +76,16 @@ extern const AlgorithmCost exscan_recursive_doubling_cost;
 extern const AlgorithmCost exscan_linear_cost;
 extern const AlgorithmCost barrier_dissemination_cost;
 extern const AlgorithmCost neighbor_alltoall_direct_cost;
+// The topology-aware schedules: no closed form; selection prices them on the network only.
+extern const AlgorithmCost network_priced_cost;
 // The shared-memory algorithms (no schedule; blocks are the chunks one arena slot holds).
 extern const AlgorithmCost allreduce_shared_memory_cost;
 extern const AlgorithmCost reduce_scatter_shared_memory_cost;
 extern const AlgorithmCost allgather_shared_memory_cost;
 extern const AlgorithmCost bcast_shared_memory_cost;
 
-// A registered schedule algorithm (the shared-memory ones have no schedule and are not listed) as the library runs it, for tests that hold every one against the
+// A registered schedule algorithm with a closed form (neither the shared-memory ones, which have no
+// schedule, nor the topology-aware ones, priced on the network only) as the library runs it, for tests that hold every one against the
 // verifier: its schedule generator, its cost, and why it cannot serve a group size or operation
 // (empty when it can).
 struct RegisteredAlgorithm {
