@@ -172,8 +172,13 @@ private:
   // `target` = source(0) ⊕ source(1) ⊕ ... .
   template <class Source>
   void combine_in_rank_order(std::byte* target, std::size_t count, Source source) const {
-    copy_bytes(target, source(0), count * call_.element_size);
-    for (int r = 1; r < size_; ++r) {
+    if (size_ == 1) {
+      copy_bytes(target, source(0), count * call_.element_size);
+      return;
+    }
+    // The first two operands in one pass: the vector crosses the memory bus once fewer.
+    call_.reduction.combine_into(call_.reduction.op, source(0), source(1), target, count);
+    for (int r = 2; r < size_; ++r) {
       call_.reduction.combine(call_.reduction.op, source(r), target, count, false);
     }
   }

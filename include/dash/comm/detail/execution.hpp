@@ -80,9 +80,14 @@ struct BlockLayout {
 using CombineFunction = void (*)(const void* op, const std::byte* incoming, std::byte* target,
                                  std::size_t count, bool incoming_left);
 
+// Combines `count` elements into a third buffer: target = left ⊕ right.
+using CombineIntoFunction = void (*)(const void* op, const std::byte* left, const std::byte* right, std::byte* target,
+                                     std::size_t count);
+
 struct Reduction {
   CombineFunction combine = nullptr;
   const void* op = nullptr;
+  CombineIntoFunction combine_into = nullptr;
 };
 
 struct ExecutionWindow {

@@ -67,6 +67,16 @@ void combine_elements(const void* op, const std::byte* incoming, std::byte* targ
   }
 }
 
+template <class T, class Op>
+void combine_elements_into(const void* op, const std::byte* left, const std::byte* right, std::byte* target,
+                           std::size_t count) {
+  const Op& combine = *static_cast<const Op*>(op);
+  for (std::size_t i = 0; i < count; ++i) {
+    const T result = static_cast<T>(combine(load<T>(left + i * sizeof(T)), load<T>(right + i * sizeof(T))));
+    std::memcpy(target + i * sizeof(T), &result, sizeof(T));
+  }
+}
+
 // Owns what a running collective needs beyond the caller's buffers: the operation object and,
 // for overlapping input and output, a copy of the input. One allocation per call that needs it.
 template <class Op>
@@ -110,7 +120,7 @@ Request<T> start(CollectiveCall call, std::span<const T> input, std::span<T> out
       } else {
         kept = &keep->op.emplace(*op);
       }
-      call.reduction = Reduction{&combine_elements<T, Op>, kept};
+      call.reduction = Reduction{&combine_elements<T, Op>, kept, &combine_elements_into<T, Op>};
     }
   }
   if (overlap) {
