@@ -1,0 +1,141 @@
+#!/usr/bin/env python3
+"""scripts/report must judge each point by the goal that applies to it and flag failed verification.
+
+    report_test.py path/to/scripts/report
+
+Writes a small result file shaped like dash-bench's, with a known PASS and a known MISS of the coll
+floor rule (issue 4), a native algorithm measured while the machine was slower, ratio goals met
+and missed, reference points and a failed verification, runs scripts/report on it and checks the
+verdicts in the tables and the summary.
+"""
+
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+REPORT = sys.argv[1]
+MIB = 1 << 20
+
+
+def point(suite, case, size, median, baseline_median, verified=True, spread=0.03, p=2):
+    return {
+        "suite": suite, "case": case, "impl": f"{case} impl", "baseline": f"{suite} baseline", "p": p,
+        "size": size, "size_unit": "bytes per contribution" if suite == "coll" else "elements",
+        "reps": 5, "verified": verified,
+        "median_s": median, "min_s": median * (1 - spread), "max_s": median * (1 + spread),
+        "baseline_median_s": baseline_median, "baseline_min_s": baseline_median * (1 - spread),
+        "baseline_max_s": baseline_median * (1 + spread), "ratio": baseline_median / median,
+    }
+
+
+POINTS = [
+    # allreduce, 4 MiB: bound max(18 / 1.5, 1.1 x 9.5) = 12 ms, ours 10 ms: C3 holds, as do C1 and C2.
+    point("coll", "allreduce", 4 * MIB, 10e-3, 20e-3),
+    point("coll", "allreduce.floor", 4 * MIB, 9.5e-3, 20e-3),
+    point("coll", "allreduce.native.ring", 4 * MIB, 18e-3, 20e-3),
+    point("coll", "allreduce.native.basic_linear", 4 * MIB, 25e-3, 20e-3),
+    # allgather, 4 MiB: C1 (1.083) and C2 (12.6 / 12 = 1.05) hold, but the bound is
+    # max(12.6 / 1.5, 1.1 x 7.65) = 8.415 ms and ours is 12 ms: C3 is missed, beyond noise.
+    point("coll", "allgather", 4 * MIB, 12e-3, 13e-3),
+    point("coll", "allgather.floor", 4 * MIB, 7.65e-3, 13e-3),
+    point("coll", "allgather.native.ring", 4 * MIB, 12.6e-3, 13e-3),
+    # reduce_scatter_block, 4 MiB, no floor measured: C3 cannot be judged, C1 and C2 hold.
+    point("coll", "reduce_scatter_block", 4 * MIB, 2e-3, 4e-3),
+    point("coll", "reduce_scatter_block.native.basic_linear", 4 * MIB, 10e-3, 10e-3),
+    # alltoall, 4 MiB: no floor is defined, so only C1 and C2 apply.
+    point("coll", "alltoall", 4 * MIB, 1e-3, 1e-3),
+    point("coll", "alltoall.native.pairwise", 4 * MIB, 1e-3, 1e-3),
+    # bcast, 4 KiB: the native algorithm's 4 us beats our 5 us in raw time, but was measured while the
+    # default decision next to it took 2 us, against 5 us next to ours: scaled, it is 10 us, so C2 holds.
+    point("coll", "bcast", 4096, 5e-6, 5e-6),
+    point("coll", "bcast.native.basic_linear", 4096, 4e-6, 2e-6),
+    point("matvec", "grid_vs_pdgemv", 4096, 1.0, 1.3),
+    point("matvec", "rows_vs_pdgemv", 4096, 1.0, 1.1),
+    point("halo", "heat_partial", 512, 1.0, 0.98),  # our fastest repetition (0.97) meets H1: within noise
+    point("gups", "random_access", 1 << 20, 1.0, 0.9),  # no issue states a number: D, ratio >= 1.0
+    point("stream", "copy", 1 << 24, 1.0, 1.2, p=1),
+    point("sort", "uniform_double", 1 << 20, 0.01, 0.02, verified=False),
+]
+
+
+def verdicts(markdown):
+    """(suite, case, size cell) -> verdict cell of the per-suite tables."""
+    found, suite = {}, None
+    for line in markdown.splitlines():
+        if line.startswith("## "):
+            suite = line[3:].strip()
+        elif line.startswith("| `"):
+            cells = [item.strip() for item in line.strip("|").split(" | ")]
+            found[(suite, cells[0].strip("`"), cells[2])] = cells[-1]
+    return found
+
+
+def expect(condition, message, output):
+    if not condition:
+        print(f"FAILED: {message}\n{output}")
+        sys.exit(1)
+
+
+def main():
+    with tempfile.TemporaryDirectory() as directory:
+        results = os.path.join(directory, "results.json")
+        report = os.path.join(directory, "out", "report.md")
+        with open(results, "w", encoding="utf-8") as handle:
+            json.dump({"header": {"host": "test", "ranks": 2, "git_revision": "abc"}, "results": POINTS}, handle)
+        finished = subprocess.run([sys.executable, REPORT, results, report], capture_output=True, text=True,
+                                  check=False)
+        expect(finished.returncode == 0 and os.path.isfile(report), "the report is written, exit code 0",
+               finished.stdout + finished.stderr)
+        with open(report, encoding="utf-8") as handle:
+            markdown = handle.read()
+        found = verdicts(markdown)
+
+        expect(found[("coll", "allreduce", "4 MiB")] == "PASS", "allreduce meets the floor rule C3", markdown)
+        expect(found[("coll", "allgather", "4 MiB")] == "**MISS**", "allgather misses C3, beyond noise", markdown)
+        expect(re.search(r"coll/allgather p=2 size=4 MiB: C3: 12 ms > 8\.4\d ms\n", markdown) is not None,
+               "the summary lists the allgather miss with C3 alone and its bound", markdown)
+        expect(found[("coll", "reduce_scatter_block", "4 MiB")] == "PASS (C3 n/a)",
+               "without a floor case C3 is n/a and says so", markdown)
+        alltoall = next(line for line in markdown.splitlines() if line.startswith("| `alltoall` |"))
+        expect(found[("coll", "alltoall", "4 MiB")] == "PASS" and "C3" not in alltoall,
+               "alltoall has no floor rule", markdown)
+        expect(found[("coll", "bcast", "4 KiB")] == "PASS",
+               "a native algorithm measured on a slower machine is compared through the default decision", markdown)
+        expect(found[("coll", "allreduce.native.ring", "4 MiB")] == "n/a"
+               and found[("coll", "allreduce.floor", "4 MiB")] == "n/a", "coll reference points get no verdict",
+               markdown)
+        expect(found[("matvec", "grid_vs_pdgemv", "4096 (2^12)")] == "PASS"
+               and found[("matvec", "rows_vs_pdgemv", "4096 (2^12)")] == "**MISS**",
+               "matvec is judged by M1 (>= 1.2 against PDGEMV)", markdown)
+        expect(found[("halo", "heat_partial", "512")] == "**MISS** (within noise)",
+               "a miss that our fastest repetition would meet is marked within noise", markdown)
+        expect(found[("gups", "random_access", "1048576 (2^20)")] == "**MISS**",
+               "a case without a stated goal is judged by ratio >= 1.0", markdown)
+        expect(found[("stream", "copy", "16777216 (2^24)")] == "n/a", "STREAM is a reference point", markdown)
+
+        expect(found[("sort", "uniform_double", "1048576 (2^20)")] == "**UNVERIFIED**",
+               "a failed verification is the verdict, not a goal check", markdown)
+        summary = markdown.split("## Goals")[0]
+        expect("**VERIFICATION FAILED for 1 of 19 points.**" in summary
+               and "**sort/uniform_double p=2 size=1048576 (2^20)**" in summary,
+               "the summary opens with the failed verification", markdown)
+        expect("Verified: 18 of 19" in summary, "the summary counts verified points", markdown)
+        misses = summary.split("Misses:")[1]
+        expect("coll/allgather" in misses and "coll/allreduce" not in misses and "sort/" not in misses,
+               "only the misses are listed as misses", markdown)
+
+        broken = os.path.join(directory, "broken.json")
+        with open(broken, "w", encoding="utf-8") as handle:
+            json.dump({"results": [{"suite": "coll"}]}, handle)
+        finished = subprocess.run([sys.executable, REPORT, broken, report], capture_output=True, text=True,
+                                  check=False)
+        expect(finished.returncode == 2 and "lacks" in finished.stderr, "a malformed file is refused with exit 2",
+               finished.stdout + finished.stderr)
+    print("scripts/report: all checks passed")
+
+
+if __name__ == "__main__":
+    main()
