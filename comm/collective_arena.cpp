@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <cstdint>
 #include <memory>
 #include <new>
 
@@ -11,13 +12,22 @@ namespace dash::comm::detail {
 
 namespace {
 
-// The counters take the region's first page, so slots start page-aligned.
+// The counters take the region's first 4 KiB, the slots follow.
 constexpr std::size_t counters_bytes = 4096;
 static_assert(sizeof(ArenaCounters) <= counters_bytes);
 static_assert(std::atomic<std::uint64_t>::is_always_lock_free,
               "the arena's counters live in memory shared between processes, so they must be lock-free");
 
 constexpr std::size_t region_bytes = counters_bytes + CollectiveArena::slot_count * CollectiveArena::slot_bytes;
+
+// MPI_Win_allocate_shared promises no alignment beyond the basic one, and the counters want
+// their own cache lines: each region starts at the first 64-byte boundary of its memory.
+constexpr std::size_t region_alignment = alignof(ArenaCounters);
+
+std::byte* aligned(void* base) noexcept {
+  const auto address = reinterpret_cast<std::uintptr_t>(base);
+  return static_cast<std::byte*>(base) + (region_alignment - address % region_alignment) % region_alignment;
+}
 
 std::unique_ptr<CollectiveArena>& current_arena() {
   static std::unique_ptr<CollectiveArena> arena;
@@ -37,12 +47,12 @@ CollectiveArena::CollectiveArena(MPI_Comm node) {
   // Each region on pages of its own, first touched by its owner.
   MPI_Info_set(info, "alloc_shared_noncontig", "true");
   std::byte* mine = nullptr;
-  const int allocated = MPI_Win_allocate_shared(static_cast<MPI_Aint>(region_bytes), 1, info, node_,
-                                                static_cast<void*>(&mine), &window_);
+  const int allocated = MPI_Win_allocate_shared(static_cast<MPI_Aint>(region_bytes + region_alignment), 1, info,
+                                                node_, static_cast<void*>(&mine), &window_);
   MPI_Info_free(&info);
   check_mpi(allocated, "dash::init: MPI_Win_allocate_shared (collective arena)");
   check_mpi(MPI_Win_lock_all(MPI_MODE_NOCHECK, window_), "dash::init: MPI_Win_lock_all (collective arena)");
-  new (mine) ArenaCounters();
+  new (aligned(mine)) ArenaCounters();
   regions_.resize(static_cast<std::size_t>(size));
   for (int r = 0; r < size; ++r) {
     MPI_Aint bytes = 0;
@@ -50,7 +60,7 @@ CollectiveArena::CollectiveArena(MPI_Comm node) {
     void* base = nullptr;
     check_mpi(MPI_Win_shared_query(window_, r, &bytes, &unit, &base),
               "dash::init: MPI_Win_shared_query (collective arena)");
-    regions_[static_cast<std::size_t>(r)] = static_cast<std::byte*>(base);
+    regions_[static_cast<std::size_t>(r)] = aligned(base);
   }
   // Everyone's counters exist before anyone looks at them.
   MPI_Win_sync(window_);
