@@ -474,8 +474,10 @@ Pricing price(const Algorithm& algorithm, const CallFacts& facts, const CostPara
   if (facts.network != nullptr && !facts.variable) {
     // Seed 000 §2.3: start-ups (alpha) and the busiest link's blocks per stage (beta per byte); no gamma.
     const CollectiveShape call_shape = shape_of(algorithm, facts, shape.segments);
+    // A grid node drives all its links at once (seed 000 §2.3): the multi-port buckets use them.
+    const NetworkCostOptions ports{.multi_port = facts.network->kind == NetworkKind::grid};
     const NetworkCostTerms network = network_cost(
-        call_shape, [&](int rank) { return algorithm.generate(call_shape, rank); }, *facts.network);
+        call_shape, [&](int rank) { return algorithm.generate(call_shape, rank); }, *facts.network, ports);
     pricing.terms = CostTerms{network.startups, network.link_blocks, 0, 0};
   } else {
     pricing.terms = algorithm.cost.terms(shape);
