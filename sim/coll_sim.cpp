@@ -1,0 +1,671 @@
+// dash-sim-coll: times dash::comm's collective algorithms, and the MPI library's own collective, on a
+// simulated machine (SimGrid's SMPI; sim/README.md, docs/benchmarks.md "SMPI at scale"). sim/run starts it
+// under smpirun, once per platform, operation and set of sizes, and merges what it writes (sim/report.py).
+//
+//   dash-sim-coll --op allgather|reduce_scatter|allreduce|bcast --sizes 8,32768 [--dash selected,ring|all]
+//                 [--skip pairwise,...] [--smpi ring,rdb,...] [--reps N] [--warmup N] [--fold-bytes N]
+//                 [--platform NAME] --json FILE
+//
+// Sizes are bytes per contribution, as in dash-bench's coll suite: per rank for allreduce and bcast, per block
+// for allgather and reduce_scatter. --dash names our contenders: `selected` is the library's own choice, other
+// names force an algorithm (`all`: every algorithm the call can use, less those --skip names). --smpi names SMPI's own algorithms of the
+// operation (those of smpirun's --cfg=smpi/<op>:NAME), each timed through the MPI call (MPI_Allgather,
+// MPI_Reduce_scatter, MPI_Allreduce, MPI_Bcast). Times are simulated seconds of the slowest rank, per call.
+//
+// Next to each of our times, rank 0 writes the congestion-aware cost model's prediction (network_cost.hpp) for
+// the same schedules on the network of DASH_TOPOLOGY, in seconds with DASH_COST_MODEL's alpha (per start-up)
+// and beta (per byte on a link); multi-port buckets use all links of a node, the six-way one at 93% (seed 000
+// §2.11).
+
+#include <algorithm>
+#include <cctype>
+#include <chrono>
+#include <cstddef>
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+#include <fstream>
+#include <functional>
+#include <limits>
+#include <memory>
+#include <new>
+#include <string>
+#include <string_view>
+#include <unordered_set>
+#include <vector>
+
+#include <mpi.h>
+#include <nlohmann/json.hpp>
+
+#include <dash/comm/algorithms.hpp>
+#include <dash/comm/allgather.hpp>
+#include <dash/comm/allreduce.hpp>
+#include <dash/comm/bcast.hpp>
+#include <dash/comm/cartesian_grid.hpp>
+#include <dash/comm/config.hpp>
+#include <dash/comm/detail/algorithm_costs.hpp>
+#include <dash/comm/environment.hpp>
+#include <dash/comm/exception.hpp>
+#include <dash/comm/network.hpp>
+#include <dash/comm/network_cost.hpp>
+#include <dash/comm/ops.hpp>
+#include <dash/comm/reduce_scatter_block.hpp>
+#include <dash/comm/schedule/bucket.hpp>
+#include <dash/comm/schedule/recursive_doubling_order.hpp>
+
+// ---- Simulation support ---------------------------------------------------------------------------------
+//
+// Folded memory. 512 simulated ranks share this machine's memory: an allgather of 1 MiB per rank needs 512 MiB
+// of output on every rank. Allocations of --fold-bytes or more therefore come from SMPI's shared malloc, which
+// maps all of them onto the same physical pages, and SMPI copies no message payload between such buffers. The
+// data is then meaningless, so results are only verified at sizes whose buffers stay below the threshold; the
+// simulated times do not depend on the data. The threshold is per simulated rank (SMPI privatizes globals).
+namespace {
+std::size_t fold_bytes = 0;  // 0: fold nothing
+// Once the rank is done (dash::finalize returned), SMPI may tear its shared malloc down before the library's
+// static caches release their blocks: folded blocks are then left to the end of the process.
+bool rank_finished = false;
+
+// The folded blocks this rank holds; never destroyed, for the same reason.
+std::unordered_set<void*>& folded_blocks() {
+  static auto* blocks = new std::unordered_set<void*>();
+  return *blocks;
+}
+
+void release(void* memory) noexcept {
+  if (memory == nullptr) {
+    return;
+  }
+  std::unordered_set<void*>& blocks = folded_blocks();
+  if (const auto block = blocks.find(memory); block != blocks.end()) {
+    blocks.erase(block);
+    if (!rank_finished) {
+      smpi_shared_free(memory);
+    }
+    return;
+  }
+  (free)(memory);  // (free): not SMPI's macro
+}
+}  // namespace
+
+void* operator new(std::size_t bytes) {
+  if (fold_bytes != 0 && bytes >= fold_bytes) {
+    void* memory = smpi_shared_malloc(bytes, __FILE__, __LINE__);
+    folded_blocks().insert(memory);
+    return memory;
+  }
+  void* memory = (malloc)(bytes == 0 ? 1 : bytes);  // (malloc): not SMPI's macro
+  if (memory == nullptr) {
+    throw std::bad_alloc();
+  }
+  return memory;
+}
+void* operator new[](std::size_t bytes) { return operator new(bytes); }
+void operator delete(void* memory) noexcept { release(memory); }
+void operator delete[](void* memory) noexcept { release(memory); }
+void operator delete(void* memory, std::size_t) noexcept { release(memory); }
+void operator delete[](void* memory, std::size_t) noexcept { release(memory); }
+
+// Waiting instead of polling. dash::comm's engine completes a blocking collective by calling MPI_Testsome until
+// everything has arrived. SMPI charges simulated time for every test of an unfinished request (smpi/test:
+// 0.1 ms by default, growing with repeated calls), which inflated our times many times over. smpirun's
+// smpi/test:0 removes that charge (sim/run sets it), and a Testsome that waits for the first completion spares
+// the simulation the polling: the engine posts everything it can before it tests, and a blocking collective
+// has nothing else to do meanwhile, so it sees the same completions. The link wraps the driver's calls of
+// MPI_Testsome, the library's included, into this (sim/CMakeLists.txt).
+extern "C" int __wrap_MPI_Testsome(int count, MPI_Request requests[], int* completed, int indices[],
+                                   MPI_Status statuses[]) {
+  return PMPI_Waitsome(count, requests, completed, indices, statuses);
+}
+
+// SMPI's MPI_Exscan sends every rank's value to every higher rank at once, P(P-1)/2 messages that SimGrid
+// takes many minutes to simulate at P = 512, and dash::init calls it once (comm/locality.cpp). This one
+// gathers the values in log P stages (MPI_Allgather) and combines those of the lower ranks locally, in rank
+// order. Contiguous datatypes only; others go to SMPI's.
+extern "C" int __real_MPI_Exscan(const void* send, void* receive, int count, MPI_Datatype type, MPI_Op op,
+                                 MPI_Comm comm);
+extern "C" int __wrap_MPI_Exscan(const void* send, void* receive, int count, MPI_Datatype type, MPI_Op op,
+                                 MPI_Comm comm) {
+  int type_size = 0;
+  MPI_Aint lower_bound = 0;
+  MPI_Aint extent = 0;
+  MPI_Type_size(type, &type_size);
+  MPI_Type_get_extent(type, &lower_bound, &extent);
+  if (lower_bound != 0 || extent != type_size || count < 0) {
+    return __real_MPI_Exscan(send, receive, count, type, op, comm);
+  }
+  int rank = 0;
+  int size = 1;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  const auto bytes = static_cast<std::size_t>(count) * static_cast<std::size_t>(type_size);
+  std::vector<char> values(bytes * static_cast<std::size_t>(size));
+  int code = MPI_Allgather(send, count, type, values.data(), count, type, comm);
+  if (code != MPI_SUCCESS || rank == 0) {
+    return code;  // rank 0's result is undefined
+  }
+  std::copy_n(values.data() + bytes * static_cast<std::size_t>(rank - 1), bytes, static_cast<char*>(receive));
+  for (int lower = rank - 2; lower >= 0 && code == MPI_SUCCESS; --lower) {
+    code = MPI_Reduce_local(values.data() + bytes * static_cast<std::size_t>(lower), receive, count, type, op);
+  }
+  return code;
+}
+
+// SMPI's own collective algorithms, chosen at run time: SimGrid 3.32 exports the setters that its
+// --cfg=smpi/<op>:NAME options call at start-up. A choice holds for all simulated ranks (one process), so the
+// driver switches between barriers; an unknown name ends the simulation with SimGrid's list of valid ones.
+namespace simgrid::smpi::colls {
+void set_allgather(const std::string& name);
+void set_reduce_scatter(const std::string& name);
+void set_allreduce(const std::string& name);
+void set_bcast(const std::string& name);
+}  // namespace simgrid::smpi::colls
+
+namespace {
+
+using dash::comm::Coll;
+
+enum class Operation { allgather, reduce_scatter, allreduce, bcast };
+
+struct OperationInfo {
+  Operation operation;
+  std::string_view name;
+  Coll collective;
+  void (*choose_smpi_algorithm)(const std::string& name);
+};
+
+const OperationInfo operations[] = {
+    {Operation::allgather, "allgather", Coll::allgather, simgrid::smpi::colls::set_allgather},
+    {Operation::reduce_scatter, "reduce_scatter", Coll::reduce_scatter, simgrid::smpi::colls::set_reduce_scatter},
+    {Operation::allreduce, "allreduce", Coll::allreduce, simgrid::smpi::colls::set_allreduce},
+    {Operation::bcast, "bcast", Coll::bcast, simgrid::smpi::colls::set_bcast},
+};
+
+struct Arguments {
+  const OperationInfo* info = nullptr;
+  std::vector<std::size_t> sizes;
+  std::vector<std::string> dash;  // our contenders
+  std::vector<std::string> skip;  // left out of `all`
+  std::vector<std::string> smpi;  // SMPI's algorithms
+  int reps = 1;
+  int warmup = 1;
+  std::string platform;
+  std::string json_path;
+  std::vector<std::string> command;
+};
+
+std::vector<std::string> split(std::string_view text) {
+  std::vector<std::string> parts;
+  while (!text.empty()) {
+    const std::size_t comma = text.find(',');
+    parts.emplace_back(text.substr(0, comma));
+    text = comma == std::string_view::npos ? std::string_view() : text.substr(comma + 1);
+  }
+  return parts;
+}
+
+std::size_t parse_count(const std::string& text, const std::string& option) {
+  if (text.empty() || !std::all_of(text.begin(), text.end(), [](unsigned char c) { return std::isdigit(c); })) {
+    throw dash::InvalidArgument("dash-sim-coll: " + option + " takes a non-negative integer, not '" + text + "'");
+  }
+  return std::stoull(text);
+}
+
+Arguments parse_arguments(int argc, char** argv) {
+  Arguments arguments;
+  arguments.command.assign(argv, argv + argc);
+  for (int index = 1; index < argc; ++index) {
+    const std::string option = argv[index];
+    if (index + 1 >= argc) {
+      throw dash::InvalidArgument("dash-sim-coll: option " + option + " needs a value");
+    }
+    const std::string value = argv[++index];
+    if (option == "--op") {
+      for (const OperationInfo& info : operations) {
+        if (info.name == value) {
+          arguments.info = &info;
+        }
+      }
+      if (arguments.info == nullptr) {
+        throw dash::InvalidArgument("dash-sim-coll: --op must be allgather, reduce_scatter, allreduce or bcast, not '" +
+                                    value + "'");
+      }
+    } else if (option == "--sizes") {
+      for (const std::string& size : split(value)) {
+        arguments.sizes.push_back(std::max<std::size_t>(1, parse_count(size, option)));
+      }
+    } else if (option == "--dash") {
+      arguments.dash = split(value);
+    } else if (option == "--skip") {
+      arguments.skip = split(value);
+    } else if (option == "--smpi") {
+      arguments.smpi = split(value);
+    } else if (option == "--reps") {
+      arguments.reps = static_cast<int>(std::clamp<std::size_t>(parse_count(value, option), 1, 1000));
+    } else if (option == "--warmup") {
+      arguments.warmup = static_cast<int>(std::min<std::size_t>(parse_count(value, option), 1000));
+    } else if (option == "--fold-bytes") {
+      fold_bytes = parse_count(value, option);
+    } else if (option == "--platform") {
+      arguments.platform = value;
+    } else if (option == "--json") {
+      arguments.json_path = value;
+    } else {
+      throw dash::InvalidArgument("dash-sim-coll: unknown option '" + option + "' (see the comment atop sim/coll_sim.cpp)");
+    }
+  }
+  if (arguments.info == nullptr || arguments.sizes.empty() || arguments.json_path.empty() ||
+      (arguments.dash.empty() && arguments.smpi.empty())) {
+    throw dash::InvalidArgument("dash-sim-coll: --op, --sizes, --json and at least one of --dash and --smpi are required");
+  }
+  return arguments;
+}
+
+// Values are small multiples of 1/2, so every sum is exact and verification can use ==.
+double input_value(int rank, std::size_t index) { return rank + 1 + static_cast<double>(index % 7) * 0.5; }
+
+// One operation at one size on one rank: buffers, the calls, verification.
+class Workload {
+public:
+  Workload(const OperationInfo& info, std::size_t bytes, int rank, int size)
+      : info_(info), rank_(rank), size_(size), n_(std::max<std::size_t>(1, bytes / sizeof(double))) {
+    const auto p = static_cast<std::size_t>(size);
+    in_.resize(info.operation == Operation::reduce_scatter ? n_ * p : info.operation == Operation::bcast ? 0 : n_);
+    out_.resize(info.operation == Operation::allgather ? n_ * p : n_);
+  }
+
+  // The largest buffer the operation's algorithms allocate (output, input or scratch of p contributions).
+  std::size_t largest_buffer_bytes() const {
+    const bool per_block = info_.operation == Operation::allgather || info_.operation == Operation::reduce_scatter;
+    return n_ * sizeof(double) * (per_block ? static_cast<std::size_t>(size_) : 2);
+  }
+
+  void reset() {
+    for (std::size_t i = 0; i < in_.size(); ++i) {
+      in_[i] = input_value(rank_, i);
+    }
+    std::fill(out_.begin(), out_.end(), std::numeric_limits<double>::quiet_NaN());
+    if (info_.operation == Operation::bcast && rank_ == 0) {
+      for (std::size_t i = 0; i < n_; ++i) {
+        out_[i] = input_value(0, i);
+      }
+    }
+  }
+
+  void run_ours(const dash::comm::Options& options) {
+    const auto world = dash::comm::Group::world();
+    switch (info_.operation) {
+      case Operation::allgather:
+        dash::comm::allgather(in_, out_, world, options);
+        break;
+      case Operation::reduce_scatter:
+        dash::comm::reduce_scatter_block(in_, out_, dash::plus{}, world, options);
+        break;
+      case Operation::allreduce:
+        dash::comm::allreduce(in_, out_, dash::plus{}, world, options);
+        break;
+      case Operation::bcast:
+        dash::comm::bcast(out_, 0, world, options);
+        break;
+    }
+  }
+
+  void run_mpi(MPI_Comm comm) {
+    const int n = static_cast<int>(n_);
+    switch (info_.operation) {
+      case Operation::allgather:
+        MPI_Allgather(in_.data(), n, MPI_DOUBLE, out_.data(), n, MPI_DOUBLE, comm);
+        break;
+      case Operation::reduce_scatter: {
+        const std::vector<int> counts(static_cast<std::size_t>(size_), n);
+        MPI_Reduce_scatter(in_.data(), out_.data(), counts.data(), MPI_DOUBLE, MPI_SUM, comm);
+        break;
+      }
+      case Operation::allreduce:
+        MPI_Allreduce(in_.data(), out_.data(), n, MPI_DOUBLE, MPI_SUM, comm);
+        break;
+      case Operation::bcast:
+        MPI_Bcast(out_.data(), n, MPI_DOUBLE, 0, comm);
+        break;
+    }
+  }
+
+  bool verify() const {
+    const auto p = static_cast<double>(size_);
+    const double rank_sum = p * (p + 1) / 2;
+    for (std::size_t i = 0; i < out_.size(); ++i) {
+      double expected = 0;
+      switch (info_.operation) {
+        case Operation::allgather:
+          expected = input_value(static_cast<int>(i / n_), i % n_);
+          break;
+        case Operation::reduce_scatter:
+          expected = rank_sum + p * static_cast<double>((static_cast<std::size_t>(rank_) * n_ + i) % 7) * 0.5;
+          break;
+        case Operation::allreduce:
+          expected = rank_sum + p * static_cast<double>(i % 7) * 0.5;
+          break;
+        case Operation::bcast:
+          expected = input_value(0, i);
+          break;
+      }
+      if (!(out_[i] == expected)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  std::size_t elements() const { return n_; }
+
+private:
+  const OperationInfo& info_;
+  int rank_;
+  int size_;
+  std::size_t n_;
+  std::vector<double> in_;
+  std::vector<double> out_;
+};
+
+struct Contender {
+  std::string name;       // "selected", one of our algorithms, or "smpi:" and one of SMPI's
+  bool mpi = false;
+  std::string algorithm;  // the algorithm that runs (ours: the library's choice for "selected")
+};
+
+// Seconds of the slowest rank for one call, collected on rank 0.
+template <class Call>
+double time_call(MPI_Comm comm, Call&& call) {
+  MPI_Barrier(comm);
+  const double start = MPI_Wtime();
+  call();
+  const double elapsed = MPI_Wtime() - start;
+  double slowest = 0;
+  MPI_Reduce(&elapsed, &slowest, 1, MPI_DOUBLE, MPI_MAX, 0, comm);
+  return slowest;
+}
+
+using Generator = std::function<dash::comm::schedule::Schedule(const dash::comm::CollectiveShape&, int)>;
+
+// The schedules of the topology-aware algorithms by their registry names (comm/engine/launch.cpp registers
+// the same generators; detail::registered_algorithms leaves them out, as they have no closed-form cost).
+Generator topology_generator(Coll collective, std::string_view name) {
+  namespace schedule = dash::comm::schedule;
+  using dash::comm::CollectiveShape;
+  const auto order = [name](const CollectiveShape& shape) {
+    return name == "distance_halving" ? schedule::distance_halving_order(shape.size)
+                                      : schedule::torus_order(shape.grid->dims());
+  };
+  const int ways = name == "bucket_3way" ? 3 : name == "bucket_6way" ? 6 : 0;
+  const bool ordered = name == "distance_halving" || name == "torus_order";
+  if (!ordered && name != "bucket" && ways == 0) {
+    return {};
+  }
+  switch (collective) {
+    case Coll::allgather:
+      return [=](const CollectiveShape& shape, int rank) {
+        return ordered ? schedule::allgather_recursive_doubling_ordered(shape, rank, order(shape))
+               : ways != 0 ? schedule::allgather_bucket_multiport(shape, rank, ways)
+                           : schedule::allgather_bucket(shape, rank);
+      };
+    case Coll::reduce_scatter:
+      return [=](const CollectiveShape& shape, int rank) {
+        return ordered ? schedule::reduce_scatter_recursive_halving_ordered(shape, rank, order(shape))
+               : ways != 0 ? schedule::reduce_scatter_bucket_multiport(shape, rank, ways)
+                           : schedule::reduce_scatter_bucket(shape, rank);
+      };
+    case Coll::allreduce:
+      return [=](const CollectiveShape& shape, int rank) {
+        return ordered ? schedule::allreduce_rabenseifner_ordered(shape, rank, order(shape))
+               : ways != 0 ? schedule::allreduce_bucket_multiport(shape, rank, ways)
+                           : schedule::allreduce_bucket(shape, rank);
+      };
+    default:
+      return {};
+  }
+}
+
+// The cost model's prediction for our algorithm `name` with `segments` blocks per contribution of
+// `elements` doubles, on the configured network: {start-ups, link blocks, seconds}.
+nlohmann::json predict(const OperationInfo& info, const std::string& name, std::uint32_t segments,
+                       std::size_t elements, int size) {
+  const dash::comm::Config& config = dash::comm::config();
+  dash::comm::CollectiveShape shape;
+  shape.collective = info.collective;
+  shape.size = size;
+  shape.segments = segments;
+  if (config.network.kind == dash::comm::NetworkKind::grid) {
+    shape.grid = std::make_shared<const dash::comm::CartesianGrid>(config.network.dims, config.network.wrap);
+  }
+  Generator generate;
+  for (const auto& algorithm : dash::comm::detail::registered_algorithms(info.collective)) {
+    if (algorithm.name == name) {
+      generate = algorithm.generate;
+    }
+  }
+  if (!generate) {
+    generate = topology_generator(info.collective, name);
+  }
+  if (!generate) {
+    return nullptr;
+  }
+  dash::comm::NetworkCostOptions options;
+  if (name.ends_with("_3way") || name.ends_with("_6way")) {
+    options.multi_port = true;
+    options.multi_port_efficiency = name.ends_with("_6way") ? 0.93 : 1.0;
+  }
+  const dash::comm::NetworkCostTerms terms = dash::comm::network_cost(
+      shape, [&](int rank) { return generate(shape, rank); }, config.network, options);
+  const std::size_t block_bytes = (elements + segments - 1) / segments * sizeof(double);
+  const double seconds = config.cost_parameters.alpha * terms.startups +
+                         config.cost_parameters.beta * terms.link_blocks * static_cast<double>(block_bytes);
+  return {{"startups", terms.startups},
+          {"link_blocks", terms.link_blocks},
+          {"block_bytes", block_bytes},
+          {"multi_port", options.multi_port},
+          {"seconds", seconds}};
+}
+
+// The contenders of one point, as rank 0 plans them: each with the algorithm that runs, and for ours the
+// prediction, or why it cannot serve the call ("skipped").
+nlohmann::json plan_point(const OperationInfo& info, const Arguments& arguments, std::size_t bytes,
+                          std::size_t elements, int size) {
+  const dash::comm::Choice choice = dash::comm::explain(info.collective, bytes, dash::comm::Group::world());
+  std::vector<std::string> names = arguments.dash;
+  if (names.size() == 1 && names.front() == "all") {
+    names = {"selected"};
+    for (const dash::comm::Candidate& candidate : choice.candidates) {
+      if (candidate.unfit.empty() &&
+          std::find(arguments.skip.begin(), arguments.skip.end(), candidate.algorithm) == arguments.skip.end()) {
+        names.push_back(candidate.algorithm);
+      }
+    }
+  }
+  nlohmann::json plan = nlohmann::json::array();
+  for (const std::string& name : names) {
+    const std::string algorithm = name == "selected" ? choice.algorithm : name;
+    nlohmann::json entry{{"contender", name}, {"mpi", false}, {"algorithm", algorithm}};
+    const auto candidate = std::find_if(choice.candidates.begin(), choice.candidates.end(),
+                                        [&](const dash::comm::Candidate& c) { return c.algorithm == algorithm; });
+    if (candidate == choice.candidates.end()) {
+      entry["skipped"] = "no such algorithm";
+    } else if (!candidate->unfit.empty()) {
+      entry["skipped"] = candidate->unfit;
+    } else {
+      entry["prediction"] = predict(info, algorithm, candidate->segments, elements, size);
+    }
+    plan.push_back(entry);
+  }
+  for (const std::string& name : arguments.smpi) {
+    plan.push_back({{"contender", "smpi:" + name}, {"mpi", true}, {"algorithm", name}});
+  }
+  return plan;
+}
+
+std::string utc_timestamp() {
+  const std::time_t now = std::time(nullptr);
+  std::tm utc{};
+  gmtime_r(&now, &utc);
+  char text[32] = {};
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
+  return text;
+}
+
+std::string mpi_library_version() {
+  char text[MPI_MAX_LIBRARY_VERSION_STRING] = {};
+  int length = 0;
+  MPI_Get_library_version(text, &length);
+  std::string version(text, static_cast<std::size_t>(std::max(length, 0)));
+  return version.substr(0, version.find_last_not_of("\n\r ") + 1);
+}
+
+// Writes what rank 0 has measured so far, so that a simulation that dies later (an SMPI algorithm may crash
+// it) leaves its earlier points behind. Returns false when the file cannot be written.
+bool write_results(const Arguments& arguments, int size, const nlohmann::json& measurements) {
+  const dash::comm::Config& config = dash::comm::config();
+  const nlohmann::json header{
+      {"tool", "dash-sim-coll"},
+      {"command", arguments.command},
+      {"timestamp", utc_timestamp()},
+      {"ranks", size},
+      {"mpi_library", mpi_library_version()},
+      {"platform", arguments.platform},
+      {"network", dash::comm::to_string(config.network)},
+      {"cost_model", dash::comm::to_string(config.cost_parameters)},
+      {"timed_reps", arguments.reps},
+      {"warmup_reps", arguments.warmup},
+      {"fold_bytes", fold_bytes},
+  };
+  std::ofstream file(arguments.json_path);
+  file << nlohmann::json{{"header", header}, {"measurements", measurements}}.dump(2) << '\n';
+  file.close();
+  if (!file) {
+    std::fprintf(stderr, "dash-sim-coll: cannot write %s\n", arguments.json_path.c_str());
+  }
+  return static_cast<bool>(file);
+}
+
+int run(const Arguments& arguments) {
+  const MPI_Comm world = dash::comm::base_comm();
+  int rank = 0;
+  int size = 1;
+  MPI_Comm_rank(world, &rank);
+  MPI_Comm_size(world, &size);
+  const OperationInfo& info = *arguments.info;
+  nlohmann::json measurements = nlohmann::json::array();
+  int failures = 0;
+  bool written = true;
+
+  for (const std::size_t bytes : arguments.sizes) {
+    Workload workload(info, bytes, rank, size);
+    const bool checkable = fold_bytes == 0 || workload.largest_buffer_bytes() < fold_bytes;
+    // Rank 0 plans the point and tells the others: pricing the candidates on the network costs every rank
+    // that does it the schedules of all P ranks, and SMPI runs the ranks one after the other on one core.
+    std::string plan_text;
+    if (rank == 0) {
+      plan_text = plan_point(info, arguments, bytes, workload.elements(), size).dump();
+    }
+    auto plan_length = static_cast<unsigned long long>(plan_text.size());
+    MPI_Bcast(&plan_length, 1, MPI_UNSIGNED_LONG_LONG, 0, world);
+    plan_text.resize(plan_length);
+    MPI_Bcast(plan_text.data(), static_cast<int>(plan_length), MPI_CHAR, 0, world);
+    const nlohmann::json plan = nlohmann::json::parse(plan_text);
+
+    for (const nlohmann::json& planned : plan) {
+      const Contender contender{planned.at("contender").get<std::string>(), planned.at("mpi").get<bool>(),
+                                planned.at("algorithm").get<std::string>()};
+      dash::comm::Options options;
+      options.algorithm = contender.name == "selected" ? std::string() : contender.algorithm;
+      const auto call = [&] {
+        if (contender.mpi) {
+          workload.run_mpi(world);
+        } else {
+          workload.run_ours(options);
+        }
+      };
+      nlohmann::json row = planned;
+      row["op"] = info.name;
+      row["p"] = size;
+      row["size"] = bytes;
+      row["platform"] = arguments.platform;
+      if (planned.contains("skipped")) {
+        measurements.push_back(row);
+        continue;
+      }
+      if (contender.mpi) {
+        MPI_Barrier(world);
+        if (rank == 0) {
+          info.choose_smpi_algorithm(contender.algorithm);
+        }
+        MPI_Barrier(world);
+      }
+      const auto host_start = std::chrono::steady_clock::now();
+      workload.reset();
+      for (int rep = 0; rep < arguments.warmup; ++rep) {
+        time_call(world, call);
+      }
+      std::vector<double> times;
+      for (int rep = 0; rep < arguments.reps; ++rep) {
+        times.push_back(time_call(world, call));
+      }
+      nlohmann::json verified = nullptr;  // not checked: folded memory holds no meaningful data
+      if (checkable) {
+        workload.reset();
+        call();
+        int correct = workload.verify() ? 1 : 0;
+        MPI_Allreduce(MPI_IN_PLACE, &correct, 1, MPI_INT, MPI_MIN, world);
+        verified = correct == 1;
+        failures += correct == 1 ? 0 : 1;
+      }
+      if (rank == 0) {
+        std::sort(times.begin(), times.end());
+        row["reps"] = arguments.reps;
+        row["median_s"] = times[times.size() / 2];
+        row["min_s"] = times.front();
+        row["max_s"] = times.back();
+        row["verified"] = verified;
+        // What simulating it cost this machine, for planning sweeps.
+        row["host_seconds"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - host_start).count();
+        std::fprintf(stderr, "dash-sim-coll: %s %s size=%zu %s (%s): %.6g s simulated, %.0f s to simulate\n",
+                     arguments.platform.c_str(), std::string(info.name).c_str(), bytes, contender.name.c_str(),
+                     contender.algorithm.c_str(), row["median_s"].get<double>(), row["host_seconds"].get<double>());
+      }
+      measurements.push_back(row);
+      if (rank == 0) {
+        written = write_results(arguments, size, measurements);
+      }
+    }
+  }
+
+  if (rank == 0) {
+    written = write_results(arguments, size, measurements);
+    if (failures > 0) {
+      std::fprintf(stderr, "dash-sim-coll: VERIFICATION FAILED for %d contenders\n", failures);
+    }
+  }
+  return !written ? 2 : failures > 0 ? 1 : 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Arguments arguments;
+  try {
+    arguments = parse_arguments(argc, argv);
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "%s\n", error.what());
+    return 2;
+  }
+  int code = 2;
+  {
+    dash::Environment environment(argc, argv);
+    try {
+      code = run(arguments);
+    } catch (const std::exception& error) {
+      std::fprintf(stderr, "dash-sim-coll: error on rank %d: %s\n", dash::myid(), error.what());
+      MPI_Abort(MPI_COMM_WORLD, 2);
+    }
+  }
+  rank_finished = true;
+  return code;
+}
