@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <cstddef>
 #include <limits>
 #include <memory>
@@ -365,6 +366,19 @@ std::size_t calls_for(std::size_t bytes) {
 
 std::vector<int> whole_job(int job_size) { return {job_size}; }
 
+// The whole job when forcing `algorithm` can serve it (the grid algorithms need DASH_TOPOLOGY to
+// name a grid of the job's ranks, the arena a single-node job), else no run at all.
+std::function<std::vector<int>(int)> whole_job_if_forcible(comm::Coll collective, std::string algorithm) {
+  return [collective, algorithm](int job_size) {
+    for (const comm::Candidate& candidate : comm::explain(collective, 4096, comm::Group::world()).candidates) {
+      if (candidate.algorithm == algorithm && !candidate.forcible) {
+        return std::vector<int>{};
+      }
+    }
+    return std::vector<int>{job_size};
+  };
+}
+
 Case make_case(const OperationInfo& info, std::string name, std::string impl,
                std::function<Contender(MPI_Comm)> contender) {
   return Case{
@@ -404,8 +418,10 @@ const bool registered = [] {
         continue;  // fills the output in arrival order; the workloads verify canonical results
       }
       const std::string name(algorithm);
-      CaseRegistration(make_case(info, op + "." + name, "dash::comm::" + op + " algorithm " + name,
-                                 [name](MPI_Comm) { return Contender{name, MPI_COMM_NULL}; }));
+      Case forced = make_case(info, op + "." + name, "dash::comm::" + op + " algorithm " + name,
+                              [name](MPI_Comm) { return Contender{name, MPI_COMM_NULL}; });
+      forced.active_rank_counts = whole_job_if_forcible(info.collective, name);
+      CaseRegistration(std::move(forced));
     }
     for (const auto& [id, native_name] : info.native) {
       const std::string name(native_name);

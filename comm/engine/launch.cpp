@@ -658,6 +658,7 @@ Choice explain(Coll collective, std::size_t bytes, const Group& group, bool comm
     candidate.algorithm = std::string(algorithm.name);
     candidate.segments = segments_of(algorithm, facts);
     candidate.unfit = why_no_candidate(algorithm, facts);
+    candidate.forcible = why_unfit(algorithm, facts).empty();
     if (candidate.unfit.empty()) {
       const Pricing pricing = price(algorithm, facts, parameters);
       candidate.block_bytes = pricing.block_bytes;

@@ -29,7 +29,8 @@ std::vector<std::string_view> algorithms(Coll collective);
 // An algorithm of the operation as the library's choice weighs it.
 struct Candidate {
   std::string algorithm;
-  std::string unfit;            // why it cannot serve the call; empty when it can (then it is priced)
+  std::string unfit;            // why it is no candidate for the call; empty when it is (then it is priced)
+  bool forcible = false;        // forcing it (Options::algorithm) would serve the call
   std::uint32_t segments = 0;   // S: the blocks per contribution it would run with
   std::size_t block_bytes = 0;  // bytes per block: the largest segment
   CostTerms terms;              // its critical path and copies, in blocks
