@@ -50,8 +50,6 @@
 #include <dash/comm/network_cost.hpp>
 #include <dash/comm/ops.hpp>
 #include <dash/comm/reduce_scatter_block.hpp>
-#include <dash/comm/schedule/bucket.hpp>
-#include <dash/comm/schedule/recursive_doubling_order.hpp>
 
 // ---- Simulation support ---------------------------------------------------------------------------------
 //
@@ -385,46 +383,6 @@ double time_call(MPI_Comm comm, Call&& call) {
   return slowest;
 }
 
-using Generator = std::function<dash::comm::schedule::Schedule(const dash::comm::CollectiveShape&, int)>;
-
-// The schedules of the topology-aware algorithms by their registry names (comm/engine/launch.cpp registers
-// the same generators; detail::registered_algorithms leaves them out, as they have no closed-form cost).
-Generator topology_generator(Coll collective, std::string_view name) {
-  namespace schedule = dash::comm::schedule;
-  using dash::comm::CollectiveShape;
-  const auto order = [name](const CollectiveShape& shape) {
-    return name == "distance_halving" ? schedule::distance_halving_order(shape.size)
-                                      : schedule::torus_order(shape.grid->dims());
-  };
-  const int ways = name == "bucket_3way" ? 3 : name == "bucket_6way" ? 6 : 0;
-  const bool ordered = name == "distance_halving" || name == "torus_order";
-  if (!ordered && name != "bucket" && ways == 0) {
-    return {};
-  }
-  switch (collective) {
-    case Coll::allgather:
-      return [=](const CollectiveShape& shape, int rank) {
-        return ordered ? schedule::allgather_recursive_doubling_ordered(shape, rank, order(shape))
-               : ways != 0 ? schedule::allgather_bucket_multiport(shape, rank, ways)
-                           : schedule::allgather_bucket(shape, rank);
-      };
-    case Coll::reduce_scatter:
-      return [=](const CollectiveShape& shape, int rank) {
-        return ordered ? schedule::reduce_scatter_recursive_halving_ordered(shape, rank, order(shape))
-               : ways != 0 ? schedule::reduce_scatter_bucket_multiport(shape, rank, ways)
-                           : schedule::reduce_scatter_bucket(shape, rank);
-      };
-    case Coll::allreduce:
-      return [=](const CollectiveShape& shape, int rank) {
-        return ordered ? schedule::allreduce_rabenseifner_ordered(shape, rank, order(shape))
-               : ways != 0 ? schedule::allreduce_bucket_multiport(shape, rank, ways)
-                           : schedule::allreduce_bucket(shape, rank);
-      };
-    default:
-      return {};
-  }
-}
-
 // The cost model's prediction for our algorithm `name` with `segments` blocks per contribution of
 // `elements` doubles, on the configured network: {start-ups, link blocks, seconds}.
 nlohmann::json predict(const OperationInfo& info, const std::string& name, std::uint32_t segments,
@@ -437,15 +395,7 @@ nlohmann::json predict(const OperationInfo& info, const std::string& name, std::
   if (config.network.kind == dash::comm::NetworkKind::grid) {
     shape.grid = std::make_shared<const dash::comm::CartesianGrid>(config.network.dims, config.network.wrap);
   }
-  Generator generate;
-  for (const auto& algorithm : dash::comm::detail::registered_algorithms(info.collective)) {
-    if (algorithm.name == name) {
-      generate = algorithm.generate;
-    }
-  }
-  if (!generate) {
-    generate = topology_generator(info.collective, name);
-  }
+  const auto generate = dash::comm::detail::schedule_generator(info.collective, name);
   if (!generate) {
     return nullptr;
   }

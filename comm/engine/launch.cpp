@@ -681,6 +681,12 @@ Choice explain(Coll collective, std::size_t bytes, const Group& group, bool comm
 
 namespace detail {
 
+std::function<schedule::Schedule(const CollectiveShape&, int)> schedule_generator(Coll collective,
+                                                                                  std::string_view algorithm) {
+  const Algorithm* found = find(collective, algorithm);
+  return found != nullptr && !found->shared_memory ? found->generate : nullptr;
+}
+
 std::vector<RegisteredAlgorithm> registered_algorithms(Coll collective) {
   std::vector<RegisteredAlgorithm> found;
   for (const Algorithm& algorithm : registry()) {

@@ -99,4 +99,10 @@ struct RegisteredAlgorithm {
 // In registry order (as algorithms(collective) lists them).
 std::vector<RegisteredAlgorithm> registered_algorithms(Coll collective);
 
+// The schedule generator the library runs for `algorithm` of `collective`, topology-aware ones
+// included (they take the network's grid as CollectiveShape::grid); empty for the shared-memory
+// algorithms and unknown names. For tools that cost schedules on a network (sim/).
+std::function<schedule::Schedule(const CollectiveShape&, int)> schedule_generator(Coll collective,
+                                                                                  std::string_view algorithm);
+
 }  // namespace dash::comm::detail
