@@ -2,6 +2,7 @@
 #include <cstdint>
 #include <memory>
 #include <new>
+#include <thread>
 
 #include <dash/comm/config.hpp>
 #include <dash/comm/detail/collective_arena.hpp>
@@ -42,6 +43,7 @@ CollectiveArena::CollectiveArena(MPI_Comm node) {
   check_mpi(MPI_Comm_dup(node, &node_), "dash::init: MPI_Comm_dup (collective arena)");
   MPI_Comm_rank(node_, &rank);
   MPI_Comm_size(node_, &size);
+  oversubscribed_ = static_cast<unsigned>(size) > std::thread::hardware_concurrency();
   MPI_Info info = MPI_INFO_NULL;
   check_mpi(MPI_Info_create(&info), "dash::init: MPI_Info_create");
   // Each region on pages of its own, first touched by its owner.

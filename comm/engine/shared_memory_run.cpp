@@ -17,6 +17,15 @@ namespace {
 
 constexpr std::uint64_t slot_count = CollectiveArena::slot_count;
 
+// Unsuccessful polls of a run before its waits start yielding the core (about 10 us).
+constexpr unsigned spin_polls = 256;
+
+void pause_briefly() noexcept {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#endif
+}
+
 void copy_bytes(std::byte* to, const std::byte* from, std::size_t bytes) noexcept {
   if (bytes != 0) {  // empty contributions may come with null pointers
     std::memcpy(to, from, bytes);
@@ -52,12 +61,17 @@ public:
 
   bool progress() override {
     arena_.progress_before(*this);
-    if (!advance()) {
-      // Whoever holds the next chunk needs a core; oversubscribed ranks must not spin it away.
-      std::this_thread::yield();
-      return false;
+    if (advance()) {
+      return true;
     }
-    return true;
+    // A peer's step usually lands within a cache-line transfer, far sooner than a sched_yield
+    // system call returns; oversubscribed, whoever holds the next step needs this core.
+    if (arena_.oversubscribed() || ++idle_polls_ > spin_polls) {
+      std::this_thread::yield();
+    } else {
+      pause_briefly();
+    }
+    return false;
   }
 
   bool done() const noexcept override { return finished() && !check_; }
@@ -290,6 +304,7 @@ private:
   std::vector<bool> copied_;  // allgather: peers whose chunk `consumed_` is in the output
   std::vector<std::uint32_t> arrivals_;
   std::size_t taken_ = 0;
+  unsigned idle_polls_ = 0;
 };
 
 }  // namespace

@@ -47,6 +47,8 @@ public:
   CollectiveArena& operator=(const CollectiveArena&) = delete;
 
   int size() const noexcept { return static_cast<int>(regions_.size()); }
+  // More processes on the node than cores: a waiting process must give its core away at once.
+  bool oversubscribed() const noexcept { return oversubscribed_; }
   ArenaCounters& counters(int node_rank) const noexcept;
   std::byte* slot(int node_rank, std::uint64_t ticket) const noexcept;
 
@@ -65,6 +67,7 @@ private:
   std::vector<std::byte*> regions_;
   std::uint64_t next_ticket_ = 0;
   std::vector<CollectiveRun*> runs_;
+  bool oversubscribed_ = false;
 };
 
 // A collective running in the arena (shared_memory_run.hpp).
