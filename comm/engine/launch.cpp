@@ -524,6 +524,8 @@ struct ChoiceKey {
   bool variable;
   bool canonical;
   bool output_varies;
+  // Groups of one size differ in whether the arena may serve them (only the world group may).
+  bool arena;
   CostParameters parameters;
   std::string network;  // the descriptor of facts.network, empty without one
   friend bool operator==(const ChoiceKey&, const ChoiceKey&) = default;
@@ -535,12 +537,21 @@ struct ChoiceKeyHash {
     for (const std::size_t part :
          {static_cast<std::size_t>(key.size), key.bytes, key.elements, std::size_t{key.segments},
           std::size_t{key.commutative} | std::size_t{key.variable} << 1 | std::size_t{key.canonical} << 2 |
-              std::size_t{key.output_varies} << 3}) {
+              std::size_t{key.output_varies} << 3 | std::size_t{key.arena} << 4}) {
       hash = hash * 1000003u ^ part;
     }
     return hash;
   }
 };
+
+// The descriptor of `network`, formatted once per network rather than once per call.
+const std::string& network_descriptor(const Network& network) {
+  static std::optional<std::pair<Network, std::string>> last;
+  if (!last || last->first != network) {
+    last.emplace(network, to_string(network));
+  }
+  return last->second;
+}
 
 // The library's own choice. Pricing a call allocates (error texts of unfit candidates, binary
 // blocks' per-rank clocks), so choices are kept per call shape; calls on a grid are priced afresh
@@ -551,6 +562,8 @@ const Algorithm* library_choice(std::string_view function, Coll collective, cons
   }
   // Collectives are called from one thread at a time (docs/configuration.md), so no lock.
   static std::unordered_map<ChoiceKey, const Algorithm*, ChoiceKeyHash> choices;
+  // A loop of one call shape (the common case) skips hashing.
+  static std::optional<std::pair<ChoiceKey, const Algorithm*>> last;
   constexpr std::size_t capacity = 256;
   const ChoiceKey key{collective,
                       facts.size,
@@ -561,16 +574,23 @@ const Algorithm* library_choice(std::string_view function, Coll collective, cons
                       facts.variable,
                       facts.canonical,
                       facts.output_varies,
+                      facts.no_shared_memory.empty(),
                       config().cost_parameters,
-                      facts.network != nullptr ? to_string(*facts.network) : std::string()};
+                      facts.network != nullptr ? network_descriptor(*facts.network) : std::string()};
+  if (last && last->first == key) {
+    return last->second;
+  }
+  const Algorithm* choice = nullptr;
   if (const auto found = choices.find(key); found != choices.end()) {
-    return found->second;
+    choice = found->second;
+  } else {
+    if (choices.size() >= capacity) {
+      choices.clear();
+    }
+    choice = cheapest(function, collective, facts);
+    choices.emplace(key, choice);
   }
-  if (choices.size() >= capacity) {
-    choices.clear();
-  }
-  const Algorithm* choice = cheapest(function, collective, facts);
-  choices.emplace(key, choice);
+  last.emplace(key, choice);
   return choice;
 }
 

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <numeric>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -180,6 +181,40 @@ TEST(SharedMemoryCollectives, ArrivalsCoverTheOutputOnce) {
   EXPECT_TRUE(values_final);
   EXPECT_TRUE(sources_right);
   EXPECT_EQ(std::count(seen.begin(), seen.end(), 1), static_cast<std::ptrdiff_t>(seen.size()));
+}
+
+// A group of every rank that is not the world group may start its calls in another order than
+// the world group's on each rank (MPI allows it across communicators), so the arena must never
+// serve it, not even through a choice the library made for the world group's call of that shape.
+TEST(SharedMemoryCollectives, SameSizeGroupsOtherThanTheWorldStayOutOfTheArena) {
+  std::vector<int> everyone(static_cast<std::size_t>(P()));
+  std::iota(everyone.begin(), everyone.end(), 0);
+  const Group all_but_world = Group::of_base_ranks(everyone, dash::comm::TagSpace{30000, 16});
+  const std::vector<double> a = doubles(4096, me());
+  const std::vector<double> b = doubles(4096, me() + 7);
+  std::vector<double> world_sum(a.size());
+  std::vector<double> group_sum(b.size());
+  dash::comm::allreduce(a, world_sum, dash::plus{}, Group::world());  // the choice for this shape is made
+  std::vector<double> expected_world(a.size());
+  std::vector<double> expected_group(b.size());
+  MPI_Allreduce(a.data(), expected_world.data(), static_cast<int>(a.size()), MPI_DOUBLE, MPI_SUM, world());
+  MPI_Allreduce(b.data(), expected_group.data(), static_cast<int>(b.size()), MPI_DOUBLE, MPI_SUM, world());
+  // Progress is per request, so every rank waits in the same order; only the starts differ.
+  for (int round = 0; round < 3; ++round) {
+    std::optional<dash::comm::Request<double>> on_world;
+    std::optional<dash::comm::Request<double>> on_group;
+    if (me() % 2 == 0) {
+      on_world.emplace(dash::comm::iallreduce(a, world_sum, dash::plus{}, Group::world()));
+      on_group.emplace(dash::comm::iallreduce(b, group_sum, dash::plus{}, all_but_world));
+    } else {
+      on_group.emplace(dash::comm::iallreduce(b, group_sum, dash::plus{}, all_but_world));
+      on_world.emplace(dash::comm::iallreduce(a, world_sum, dash::plus{}, Group::world()));
+    }
+    on_world->wait();
+    on_group->wait();
+    EXPECT_EQ(world_sum, expected_world);
+    EXPECT_EQ(group_sum, expected_group);
+  }
 }
 
 TEST(SharedMemoryCollectives, RefusalsNameTheReason) {
