@@ -43,6 +43,7 @@ CollectiveArena::CollectiveArena(MPI_Comm node) {
   check_mpi(MPI_Comm_dup(node, &node_), "dash::init: MPI_Comm_dup (collective arena)");
   MPI_Comm_rank(node_, &rank);
   MPI_Comm_size(node_, &size);
+  rank_ = rank;
   oversubscribed_ = static_cast<unsigned>(size) > std::thread::hardware_concurrency();
   MPI_Info info = MPI_INFO_NULL;
   check_mpi(MPI_Info_create(&info), "dash::init: MPI_Info_create");
@@ -82,6 +83,20 @@ ArenaCounters& CollectiveArena::counters(int node_rank) const noexcept {
 
 std::byte* CollectiveArena::slot(int node_rank, std::uint64_t ticket) const noexcept {
   return regions_[static_cast<std::size_t>(node_rank)] + counters_bytes + (ticket % slot_count) * slot_bytes;
+}
+
+bool CollectiveArena::all_consumed(std::uint64_t value) noexcept {
+  if (consumed_floor_ >= value) {
+    return true;
+  }
+  std::uint64_t floor = UINT64_MAX;
+  for (int peer = 0; peer < size(); ++peer) {
+    if (peer != rank_) {
+      floor = std::min(floor, counters(peer).consumed.load(std::memory_order_acquire));
+    }
+  }
+  consumed_floor_ = floor;
+  return floor >= value;
 }
 
 std::uint64_t CollectiveArena::take_tickets(std::uint64_t count) noexcept {

@@ -452,6 +452,19 @@ CostTerms allreduce_shared_memory_terms(const CostShape& shape) {
   return {handoffs(shape, 2), 2 * s * (k - 1) / k, s * (k - 1) / k, 0};
 }
 
+// Takes the k-1 others' whole chunks and combines them: one wait, k-1 combinations.
+CostTerms allreduce_shared_memory_replicated_terms(const CostShape& shape) {
+  const double s = segments(shape);
+  const double k = shape.size;
+  return {handoffs(shape, 1), s * (k - 1), s * (k - 1), 0};
+}
+
+// Takes its block from each of the k-1 others' slots and copies its own.
+CostTerms alltoall_shared_memory_terms(const CostShape& shape) {
+  const double s = segments(shape);
+  return {handoffs(shape, 1), s * (shape.size - 1), 0, s};
+}
+
 CostTerms reduce_scatter_shared_memory_terms(const CostShape& shape) {
   const double s = segments(shape);
   const double k = shape.size;
@@ -472,6 +485,9 @@ CostTerms bcast_shared_memory_terms(const CostShape& shape) {
 
 const AlgorithmCost network_priced_cost{nullptr, always, one_part};
 const AlgorithmCost allreduce_shared_memory_cost{allreduce_shared_memory_terms, never, one_part};
+const AlgorithmCost allreduce_shared_memory_replicated_cost{allreduce_shared_memory_replicated_terms, never,
+                                                          one_part};
+const AlgorithmCost alltoall_shared_memory_cost{alltoall_shared_memory_terms, never, one_part};
 const AlgorithmCost reduce_scatter_shared_memory_cost{reduce_scatter_shared_memory_terms, never, one_part};
 const AlgorithmCost allgather_shared_memory_cost{allgather_shared_memory_terms, never, one_part};
 const AlgorithmCost bcast_shared_memory_cost{bcast_shared_memory_terms, never, one_part};

@@ -85,6 +85,8 @@ struct Algorithm {
   // A topology-aware schedule (seed 000 ch. 3): generated on the network's grid (CollectiveShape::grid), priced
   // only on a network (no closed form), a candidate of the library's choice only when facts.network is set.
   bool topology = false;
+  // Arena allreduce: every process combines whole chunks (SharedMemoryCall::replicated).
+  bool replicated = false;
 };
 
 std::uint32_t one_segment(const CallFacts&) { return 1; }
@@ -280,6 +282,8 @@ std::vector<Algorithm> build_registry() {
        costs::allreduce_pairwise_ring_cost, fits_always},
       {Coll::allreduce, "shared_memory", {}, arena_segments<Coll::allreduce>, costs::allreduce_shared_memory_cost,
        fits_arena<Coll::allreduce>, false, false, true},
+      {Coll::allreduce, "shared_memory_replicated", {}, arena_segments<Coll::allreduce>,
+       costs::allreduce_shared_memory_replicated_cost, fits_arena<Coll::allreduce>, false, false, true, false, true},
       {Coll::allgather, "sparbit", allgather_sparbit, one_segment, costs::allgather_sparbit_cost, fits_always},
       {Coll::allgather, "ring", allgather_ring, one_segment, costs::allgather_ring_cost, fits_always},
       {Coll::allgather, "recursive_doubling", allgather_recursive_doubling, one_segment,
@@ -307,6 +311,8 @@ std::vector<Algorithm> build_registry() {
       {Coll::alltoall, "one_factor", alltoall_one_factor, one_segment, costs::alltoall_one_factor_cost, fits_always},
       {Coll::alltoall, "hypercube_xor", alltoall_hypercube_xor, one_segment,
        costs::alltoall_hypercube_xor_cost, needs_power_of_two},
+      {Coll::alltoall, "shared_memory", {}, arena_segments<Coll::alltoall>, costs::alltoall_shared_memory_cost,
+       fits_arena<Coll::alltoall>, false, false, true},
       {Coll::bcast, "binomial", bcast_binomial, one_segment, costs::bcast_binomial_cost, fits_always},
       {Coll::bcast, "scatter_allgather", bcast_scatter_allgather, p_segments,
        costs::bcast_scatter_allgather_cost, fits_always},
@@ -861,8 +867,8 @@ Launched launch(const CollectiveCall& call, const Group& group, const Options& o
   shape.grid = algorithm.topology ? facts.network_grid : call.grid;
 
   if (algorithm.shared_memory) {
-    const SharedMemoryCall run{call.collective, call.root,     call.element_size, call.elements,
-                               shape.segments,  call.input,    call.output,       call.reduction};
+    const SharedMemoryCall run{call.collective, call.root,   call.element_size, call.elements,        shape.segments,
+                               call.input,      call.output, call.reduction,    algorithm.replicated};
     Launched launched;
     launched.layout = BlockLayout{call.element_size, call.elements, shape.segments, nullptr};
     launched.map = ArrivalMap{call.collective, call.root, shape.segments, nullptr, nullptr, group.rank()};

@@ -53,7 +53,9 @@ public:
         arrivals_.push_back(b);
       }
     }
-    copied_.assign(static_cast<std::size_t>(size_), false);
+    if (call.collective == Coll::allgather) {
+      copied_.assign(static_cast<std::size_t>(size_), false);
+    }
     arena_.enlist(*this);
   }
 
@@ -139,7 +141,7 @@ private:
     const std::uint64_t t = ticket(staged_);
     const bool writes_slot = call_.collective != Coll::bcast || rank_ == call_.root;
     // The slot held ticket t - slot_count; everyone must have finished with it.
-    if (writes_slot && t >= slot_count && !peers_reached(&ArenaCounters::consumed, t - slot_count + 1)) {
+    if (writes_slot && t >= slot_count && !arena_.all_consumed(t - slot_count + 1)) {
       return false;
     }
     std::byte* slot = arena_.slot(rank_, t);
@@ -148,6 +150,10 @@ private:
     switch (call_.collective) {
       case Coll::allreduce: {
         const std::byte* chunk = call_.input + layout_.offset(staged_);
+        if (call_.replicated) {
+          copy_bytes(slot, chunk, count * e);
+          break;
+        }
         for (int other = 0; other < size_; ++other) {
           if (other != rank_) {
             const auto [begin, end] = piece(count, other);
@@ -157,6 +163,7 @@ private:
         break;
       }
       case Coll::reduce_scatter:
+      case Coll::alltoall:
         for (int other = 0; other < size_; ++other) {
           if (other != rank_) {
             copy_bytes(slot + static_cast<std::size_t>(other) * slice_bytes(size_),
@@ -202,13 +209,18 @@ private:
       return false;
     }
     const std::uint64_t t = ticket(reduced_);
-    const bool combines = call_.collective == Coll::allreduce || call_.collective == Coll::reduce_scatter;
-    if (combines && !peers_reached(&ArenaCounters::staged, t + 1)) {
+    const bool reads_slots = call_.collective != Coll::allgather && call_.collective != Coll::bcast;
+    if (reads_slots && !peers_reached(&ArenaCounters::staged, t + 1)) {
       return false;
     }
     const std::size_t e = call_.element_size;
     const std::size_t count = layout_.count(reduced_);
-    if (call_.collective == Coll::allreduce) {
+    if (call_.collective == Coll::allreduce && call_.replicated) {
+      const std::size_t chunk = layout_.offset(reduced_);
+      combine_in_rank_order(call_.output + chunk, count, [&](int r) -> const std::byte* {
+        return r == rank_ ? call_.input + chunk : arena_.slot(r, t);
+      });
+    } else if (call_.collective == Coll::allreduce) {
       const auto [begin, end] = piece(count, rank_);
       const std::size_t chunk = layout_.offset(reduced_);
       std::byte* target = call_.output + chunk + begin * e;
@@ -223,6 +235,16 @@ private:
                           : arena_.slot(r, t) + static_cast<std::size_t>(rank_) * slice_bytes(size_);
       });
       arrivals_.push_back(reduced_);
+    } else if (call_.collective == Coll::alltoall) {  // this process's block from every process
+      const auto me = static_cast<std::uint32_t>(rank_);
+      for (int r = 0; r < size_; ++r) {
+        const auto source = static_cast<std::uint32_t>(r);
+        copy_bytes(call_.output + offset(layout_, source, reduced_),
+                   r == rank_ ? call_.input + offset(layout_, me, reduced_)
+                              : arena_.slot(r, t) + static_cast<std::size_t>(rank_) * slice_bytes(size_),
+                   count * e);
+        arrivals_.push_back(source * chunks_ + reduced_);
+      }
     }
     mine().reduced.store(t + 1, std::memory_order_release);
     ++reduced_;
@@ -240,6 +262,10 @@ private:
     bool moved = false;
     switch (call_.collective) {
       case Coll::allreduce:
+        if (call_.replicated) {
+          arrivals_.push_back(consumed_);
+          break;
+        }
         if (!peers_reached(&ArenaCounters::reduced, t + 1)) {
           return false;
         }
@@ -279,7 +305,7 @@ private:
           arrivals_.push_back(consumed_);
         }
         break;
-      default:  // reduce_scatter: its reads were in the combining phase
+      default:  // reduce_scatter, alltoall: their reads were in the combining phase
         break;
     }
     mine().consumed.store(t + 1, std::memory_order_release);
@@ -310,12 +336,13 @@ private:
 }  // namespace
 
 bool runs_in_shared_memory(Coll collective) noexcept {
-  return collective == Coll::allreduce || collective == Coll::reduce_scatter || collective == Coll::allgather ||
-         collective == Coll::bcast;
+  return collective == Coll::allreduce || collective == Coll::reduce_scatter || collective == Coll::alltoall ||
+         collective == Coll::allgather || collective == Coll::bcast;
 }
 
 std::size_t shared_memory_chunk_elements(Coll collective, int size, std::size_t element_size) noexcept {
-  const std::size_t room = collective == Coll::reduce_scatter ? slice_bytes(size) : CollectiveArena::slot_bytes;
+  const bool sliced = collective == Coll::reduce_scatter || collective == Coll::alltoall;
+  const std::size_t room = sliced ? slice_bytes(size) : CollectiveArena::slot_bytes;
   return room / element_size;
 }
 

@@ -10,8 +10,11 @@
 //   combines piece `rank` of every process's chunk in rank order into its output and its slot,
 //   then copies the other k-1 combined pieces into its output: the vector is combined once, by
 //   k processes at once, and every process reads and writes it once;
+// - allreduce, replicated: each stages its whole chunk and combines every process's chunk in rank
+//   order itself: one wait instead of two, for short vectors;
 // - reduce_scatter (uniform blocks): each stages its slices of the others' blocks and combines
 //   its own block's slices in rank order;
+// - alltoall: each stages its blocks for the others, each copies its block out of every slot;
 // - allgather: each stages its chunk and copies the others' chunks into its output;
 // - bcast: the root stages its chunk, the others copy it out.
 // Slots are reused after every process has moved past them, so the arena's slot_count chunks are
@@ -38,6 +41,7 @@ struct SharedMemoryCall {
   const std::byte* input = nullptr;
   std::byte* output = nullptr;
   Reduction reduction;
+  bool replicated = false;  // allreduce: every process combines whole chunks
 };
 
 // The collectives the arena serves.

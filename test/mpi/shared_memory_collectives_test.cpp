@@ -27,9 +27,9 @@ int P() { return static_cast<int>(dash::size()); }
 int me() { return dash::myid(); }
 MPI_Comm world() { return dash::comm::base_comm(); }
 
-Options arena() {
+Options arena(std::string_view algorithm = "shared_memory") {
   Options options;
-  options.algorithm = "shared_memory";
+  options.algorithm = algorithm;
   return options;
 }
 
@@ -80,12 +80,13 @@ std::vector<Affine> affines(std::size_t n, int rank) {
 }
 
 TEST(SharedMemoryCollectives, AllreduceMatchesMpi) {
+  for (const std::string_view algorithm : {"shared_memory", "shared_memory_replicated"})
   for (const std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{5}, std::size_t{32768}, many}) {
-    SCOPED_TRACE("n=" + std::to_string(n));
+    SCOPED_TRACE(std::string(algorithm) + " n=" + std::to_string(n));
     const std::vector<double> in = doubles(n, me());
     std::vector<double> ours(n, -1);
     std::vector<double> theirs(n, -2);
-    dash::comm::allreduce(in, ours, dash::plus{}, Group::world(), arena());
+    dash::comm::allreduce(in, ours, dash::plus{}, Group::world(), arena(algorithm));
     MPI_Allreduce(in.data(), theirs.data(), static_cast<int>(n), MPI_DOUBLE, MPI_SUM, world());
     EXPECT_EQ(ours, theirs);
 
@@ -97,7 +98,7 @@ TEST(SharedMemoryCollectives, AllreduceMatchesMpi) {
     const std::vector<Affine> ain = affines(n, me());
     std::vector<Affine> aours(n);
     std::vector<Affine> atheirs(n);
-    dash::comm::allreduce(ain, aours, dash::comm::non_commutative(&compose), Group::world(), arena());
+    dash::comm::allreduce(ain, aours, dash::comm::non_commutative(&compose), Group::world(), arena(algorithm));
     MPI_Allreduce(ain.data(), atheirs.data(), static_cast<int>(n), type, op, world());
     EXPECT_EQ(aours, atheirs);
     MPI_Op_free(&op);
@@ -113,6 +114,21 @@ TEST(SharedMemoryCollectives, ReduceScatterBlockMatchesMpi) {
     std::vector<std::int64_t> theirs(n, -2);
     dash::comm::reduce_scatter_block(in, ours, dash::plus{}, Group::world(), arena());
     MPI_Reduce_scatter_block(in.data(), theirs.data(), static_cast<int>(n), MPI_INT64_T, MPI_SUM, world());
+    EXPECT_EQ(ours, theirs);
+  }
+}
+
+// Blocks of 5.3 slot slices per destination: several chunks each, and a remainder.
+TEST(SharedMemoryCollectives, AlltoallMatchesMpi) {
+  const std::size_t slice = 256 * 1024 / static_cast<std::size_t>(P()) / 64 * 64 / sizeof(std::int64_t);
+  for (const std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{7}, 5 * slice + 321}) {
+    SCOPED_TRACE("n=" + std::to_string(n));
+    const std::vector<std::int64_t> in = integers(n * static_cast<std::size_t>(P()), me());
+    std::vector<std::int64_t> ours(in.size(), -1);
+    std::vector<std::int64_t> theirs(in.size(), -2);
+    dash::comm::alltoall(in, ours, Group::world(), arena());
+    MPI_Alltoall(in.data(), static_cast<int>(n), MPI_INT64_T, theirs.data(), static_cast<int>(n), MPI_INT64_T,
+                 world());
     EXPECT_EQ(ours, theirs);
   }
 }
@@ -135,7 +151,7 @@ TEST(SharedMemoryCollectives, AllgatherAndBcastMatchMpi) {
   }
 }
 
-// Three arena collectives in flight at once, completed in the reverse order: waiting on the last
+// Five arena collectives in flight at once, completed in the reverse order: waiting on the last
 // must drive the earlier ones, whose chunks hold the slots it needs.
 TEST(SharedMemoryCollectives, InterleavedRequestsCompleteInAnyOrder) {
   const std::vector<double> a = doubles(many, me());
@@ -146,6 +162,13 @@ TEST(SharedMemoryCollectives, InterleavedRequestsCompleteInAnyOrder) {
   auto first = dash::comm::iallreduce(a, summed, dash::plus{}, Group::world(), arena());
   auto second = dash::comm::iallgather(b, gathered, Group::world(), arena());
   auto third = dash::comm::ibcast(broadcast, P() - 1, Group::world(), arena());
+  const std::vector<std::int64_t> scattered = integers(many * static_cast<std::size_t>(P()), me() + 3);
+  std::vector<std::int64_t> exchanged(scattered.size());
+  auto fourth = dash::comm::ialltoall(scattered, exchanged, Group::world(), arena());
+  std::vector<std::int64_t> b_summed(many);
+  auto fifth = dash::comm::iallreduce(b, b_summed, dash::plus{}, Group::world(), arena("shared_memory_replicated"));
+  fifth.wait();
+  fourth.wait();
   third.wait();
   second.wait();
   first.wait();
@@ -154,9 +177,16 @@ TEST(SharedMemoryCollectives, InterleavedRequestsCompleteInAnyOrder) {
   std::vector<std::int64_t> expected_gather(gathered.size());
   MPI_Allgather(b.data(), static_cast<int>(many), MPI_INT64_T, expected_gather.data(), static_cast<int>(many),
                 MPI_INT64_T, world());
+  std::vector<std::int64_t> expected_exchange(exchanged.size());
+  MPI_Alltoall(scattered.data(), static_cast<int>(many), MPI_INT64_T, expected_exchange.data(), static_cast<int>(many),
+               MPI_INT64_T, world());
+  std::vector<std::int64_t> expected_b_sum(many);
+  MPI_Allreduce(b.data(), expected_b_sum.data(), static_cast<int>(many), MPI_INT64_T, MPI_SUM, world());
   EXPECT_EQ(summed, expected_sum);
   EXPECT_EQ(gathered, expected_gather);
   EXPECT_EQ(broadcast, doubles(many, 42));
+  EXPECT_EQ(exchanged, expected_exchange);
+  EXPECT_EQ(b_summed, expected_b_sum);
 }
 
 // Every output element is reported exactly once, by the contribution it came from, and holds its

@@ -80,6 +80,8 @@ extern const AlgorithmCost neighbor_alltoall_direct_cost;
 extern const AlgorithmCost network_priced_cost;
 // The shared-memory algorithms (no schedule; blocks are the chunks one arena slot holds).
 extern const AlgorithmCost allreduce_shared_memory_cost;
+extern const AlgorithmCost allreduce_shared_memory_replicated_cost;
+extern const AlgorithmCost alltoall_shared_memory_cost;
 extern const AlgorithmCost reduce_scatter_shared_memory_cost;
 extern const AlgorithmCost allgather_shared_memory_cost;
 extern const AlgorithmCost bcast_shared_memory_cost;

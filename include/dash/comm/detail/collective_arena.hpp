@@ -52,6 +52,10 @@ public:
   ArenaCounters& counters(int node_rank) const noexcept;
   std::byte* slot(int node_rank, std::uint64_t ticket) const noexcept;
 
+  // Whether every other process's `consumed` reached `value`. Counters only grow, so the lowest
+  // one seen last time answers most asks without touching the others' cache lines.
+  bool all_consumed(std::uint64_t value) noexcept;
+
   // The first of `count` consecutive tickets for the next collective.
   std::uint64_t take_tickets(std::uint64_t count) noexcept;
 
@@ -68,6 +72,8 @@ private:
   std::uint64_t next_ticket_ = 0;
   std::vector<CollectiveRun*> runs_;
   bool oversubscribed_ = false;
+  int rank_ = 0;
+  std::uint64_t consumed_floor_ = 0;
 };
 
 // A collective running in the arena (shared_memory_run.hpp).
