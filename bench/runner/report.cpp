@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <iterator>
 #include <string_view>
 
 #include <dash/comm/exception.hpp>
@@ -224,30 +225,46 @@ void print_table(std::ostream& out, const nlohmann::json& header, const nlohmann
       << header.at("build_type").get<std::string>() << " build, "
       << header.at("timed_reps").get<int>() << " timed reps\n"
       << "ratio = baseline median / implementation median (above 1: the implementation is "
-         "faster); rates from the best time\n\n";
-  const std::vector<std::string> extra_names = extra_metric_names(rows);
-  std::vector<std::vector<std::string>> lines{{"case", "p", "size", "impl median (min .. max)",
-                                               "baseline median (min .. max)", "ratio", "impl rate",
-                                               "baseline rate", "verified"}};
-  for (const std::string& name : extra_names) {
-    lines.front().push_back(name + " impl / baseline");
-  }
+         "faster); rates from the best time\n";
+  // One table per suite, in the order the suites ran, so that each shows only its own extra metrics.
+  std::vector<std::string> suites;
   for (const nlohmann::json& row : rows) {
-    lines.push_back({row.at("suite").get<std::string>() + "/" + row.at("case").get<std::string>(),
-                     std::to_string(row.at("p").get<int>()),
-                     std::to_string(row.at("size").get<std::size_t>()),
-                     format_timing(row, ""),
-                     format_timing(row, "baseline_"),
-                     format_number(row.at("ratio").get<double>(), "%.3f"),
-                     format_rate(row, ""),
-                     format_rate(row, "baseline_"),
-                     row.at("verified").get<bool>() ? "yes" : "NO"});
-    for (const std::string& name : extra_names) {
-      lines.back().push_back(format_extra_metric(find_extra_metric(row, name)));
+    const auto suite = row.at("suite").get<std::string>();
+    if (std::find(suites.begin(), suites.end(), suite) == suites.end()) {
+      suites.push_back(suite);
     }
   }
-  print_columns(out, lines);
-  if (!extra_names.empty()) {
+  bool any_extra = false;
+  for (const std::string& suite : suites) {
+    nlohmann::json suite_rows = nlohmann::json::array();
+    std::copy_if(rows.begin(), rows.end(), std::back_inserter(suite_rows),
+                 [&](const nlohmann::json& row) { return row.at("suite").get<std::string>() == suite; });
+    const std::vector<std::string> extra_names = extra_metric_names(suite_rows);
+    any_extra = any_extra || !extra_names.empty();
+    std::vector<std::vector<std::string>> lines{{"case", "p", "size", "impl median (min .. max)",
+                                                 "baseline median (min .. max)", "ratio", "impl rate",
+                                                 "baseline rate", "verified"}};
+    for (const std::string& name : extra_names) {
+      lines.front().push_back(name + " impl / baseline");
+    }
+    for (const nlohmann::json& row : suite_rows) {
+      lines.push_back({row.at("case").get<std::string>(),
+                       std::to_string(row.at("p").get<int>()),
+                       std::to_string(row.at("size").get<std::size_t>()),
+                       format_timing(row, ""),
+                       format_timing(row, "baseline_"),
+                       format_number(row.at("ratio").get<double>(), "%.3f"),
+                       format_rate(row, ""),
+                       format_rate(row, "baseline_"),
+                       row.at("verified").get<bool>() ? "yes" : "NO"});
+      for (const std::string& name : extra_names) {
+        lines.back().push_back(format_extra_metric(find_extra_metric(row, name)));
+      }
+    }
+    out << "\nsuite " << suite << '\n';
+    print_columns(out, lines);
+  }
+  if (any_extra) {
     out << "\nextra metrics: medians over the timed repetitions (docs/benchmarks.md describes "
            "each suite's)\n";
   }

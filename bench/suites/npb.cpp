@@ -2,9 +2,8 @@
 // dash::sparse_matvec consuming the blocks of x as they arrive, against the same kernel with the
 // products waiting for all of x. The size is the class's row count; CG times its own outer
 // iterations, which give NPB's Mop/s and the time to compare with NPB's own (extra metrics), while
-// the runner's times cover a whole run_cg call (matrix generation, warm-up, iterations). NPB IS
-// stays in the sort suite (sort/npb_is), next to the sorts it measures; MG and FT have their own
-// files.
+// the runner's times cover a whole run_cg call (matrix generation, warm-up, iterations). IS, MG and
+// FT have their own files.
 
 #include <array>
 #include <cstddef>
