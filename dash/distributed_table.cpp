@@ -26,11 +26,11 @@ std::size_t SplitTable::bytes_held() const noexcept {
 }
 
 TableRow DistributedTableRanks::read_row(std::uint64_t item) const {
-  const int sorter = balanced_owner(table_->records, table_->sorters, item);
-  const BalancedSlice slice = balanced_slice(table_->records, table_->sorters, sorter);
-  const std::uint64_t offset = table_->offsets[static_cast<std::size_t>(sorter)] + (item - slice.first) * sizeof(TableRow);
+  const int holder = balanced_owner(table_->records, table_->holders, item);
+  const BalancedSlice slice = balanced_slice(table_->records, table_->holders, holder);
+  const std::uint64_t offset = table_->holder_offset(holder) + (item - slice.first) * sizeof(TableRow);
   const auto window = comm::detail::TableWindow::current();
-  const int owner = table_->sorter_base_rank(sorter);
+  const int owner = table_->holder_base_rank(holder);
   TableRow row{};
   if (owner == dash::myid()) {
     std::memcpy(&row, window.local().data() + offset, sizeof row);

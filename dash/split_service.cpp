@@ -69,10 +69,11 @@ std::vector<SplitRecord> merged(const std::vector<SplitRecord>& a, const std::ve
 
 namespace {
 
-// Ranks of one sort group: members j, j + stride, j + 2 stride, ... of the parent.
-class SortGroupRanks final : public comm::RankMap {
+// Ranks of a sort or table group: members j, j + stride, j + 2 stride, ... of the parent.
+class StridedMembers final : public comm::RankMap {
 public:
-  SortGroupRanks(comm::Group parent, int first, int stride) : parent_(std::move(parent)), first_(first), stride_(stride) {}
+  StridedMembers(comm::Group parent, int first, int stride)
+      : parent_(std::move(parent)), first_(first), stride_(stride) {}
   int to_base(int rank) const override { return parent_.base_rank(first_ + rank * stride_); }
 
 private:
@@ -138,7 +139,7 @@ std::vector<SplitRecord> parallel_sort_table(const comm::Group& parent, const Sp
   if (parent.rank() < m) {
     const int stride = 1 << stages;
     const comm::Group sorters_group(p, parent.rank() >> stages,
-                                    std::make_shared<SortGroupRanks>(parent, parent.rank() & (stride - 1), stride),
+                                    std::make_shared<StridedMembers>(parent, parent.rank() & (stride - 1), stride),
                                     scratch_tags);
     peak_rows = block.size();
     SortedSlice<SplitRecord> slice = parallel_sort(std::move(block), std::less<>(), sorters_group);
@@ -175,7 +176,7 @@ struct Answer {
   std::uint64_t first_position;
 };
 
-// The reverse half of a row on its way to the sorter that holds it.
+// The reverse half of a row on its way to the sorter whose slice holds it.
 struct AddressedReverseRow {
   int parent_rank;
   int color;
@@ -220,41 +221,134 @@ std::vector<T> exchange_by_destination(const std::vector<std::vector<T>>& outgoi
   return comm::alltoallv(packed, std::span<const std::size_t>(send_counts), group).data;
 }
 
-// Sack's technique 3: the sorted table stays distributed over each sort group.
+// Which members hold the distributed table (detail/distributed_table.hpp): table groups of
+// stride `stride`, the first `holders` members of each holding the rows.
+struct TableLayout {
+  int stride;
+  int holders;
+};
+
+// By default the sort groups (stride m / p) and the members folded into them share a table held
+// by the p sorters; otherwise groups of stride floor(n / P') hold it on their first P' members,
+// so every member of [0, n) belongs to exactly one group and each group has at least P' members.
+TableLayout table_layout(int n, int sorters, int table_holders) {
+  if (table_holders == 0) {
+    return {doubling_size(n) / sorters, sorters};
+  }
+  return {n / table_holders, table_holders};
+}
+
+// Moves the complete rows of the caller's sort slice (`sorted`, items from `sorted_first`; empty
+// for a member that did not sort) to the holders that keep them, and receives the caller's own
+// rows, if it holds any, into its segment of the table window. Sort group j feeds the table groups
+// g with g mod sort_stride == j, so each table group gets one whole copy. A pair of processes
+// exchanges at most one message, since a process sorts in one sort group and holds in one table
+// group; rows that stay on the process are copied.
+std::unique_ptr<TableRows> hand_rows_to_holders(const comm::Group& parent, const TableLayout& layout, int sorters,
+                                                int sort_stride, const std::vector<TableRow>& sorted,
+                                                std::uint64_t sorted_first, int tag) {
+  const auto n = static_cast<std::uint64_t>(parent.size());
+  const int me = parent.rank();
+  const MPI_Comm comm = parent.comm();
+  std::vector<MPI_Request> requests;
+  std::vector<comm::MessageCount> counts;  // alive until the requests complete
+  const auto describe = [&](std::uint64_t rows) -> const comm::MessageCount& {
+    requests.push_back(MPI_REQUEST_NULL);
+    return counts.emplace_back(rows * sizeof(TableRow), MPI_BYTE, service);
+  };
+  const auto receive = [&](TableRow* into, std::uint64_t rows, int peer) {
+    const comm::MessageCount& bytes = describe(rows);
+    comm::check_mpi(MPI_Irecv(into, bytes.count(), bytes.type(), parent.base_rank(peer), tag, comm, &requests.back()),
+                    "dash::Team split: MPI_Irecv");
+  };
+  const auto send = [&](const TableRow* from, std::uint64_t rows, int peer) {
+    const comm::MessageCount& bytes = describe(rows);
+    comm::check_mpi(MPI_Isend(from, bytes.count(), bytes.type(), parent.base_rank(peer), tag, comm, &requests.back()),
+                    "dash::Team split: MPI_Isend");
+  };
+  std::unique_ptr<TableRows> own;
+  const int group = me % layout.stride;
+  const int index = me / layout.stride;
+  if (index < layout.holders) {
+    const BalancedSlice rows = balanced_slice(n, layout.holders, index);
+    own = std::make_unique<TableRows>(TableSpace::current(), rows.count * sizeof(TableRow), service);
+    auto* held = reinterpret_cast<TableRow*>(comm::detail::TableWindow::current().local().data() + own->offset());
+    const int feeder = group % sort_stride;
+    const int last = balanced_owner(n, sorters, rows.first + rows.count - 1);
+    for (int sorter = balanced_owner(n, sorters, rows.first); sorter <= last; ++sorter) {
+      const BalancedSlice from = balanced_slice(n, sorters, sorter);
+      const std::uint64_t lo = std::max(rows.first, from.first);
+      const std::uint64_t hi = std::min(rows.first + rows.count, from.first + from.count);
+      const int source = feeder + sorter * sort_stride;
+      if (source == me) {
+        std::copy_n(sorted.begin() + static_cast<std::ptrdiff_t>(lo - sorted_first), hi - lo, held + (lo - rows.first));
+      } else {
+        receive(held + (lo - rows.first), hi - lo, source);
+      }
+    }
+  }
+  if (!sorted.empty()) {
+    const std::uint64_t sorted_end = sorted_first + sorted.size();
+    const int first_holder = balanced_owner(n, layout.holders, sorted_first);
+    const int last_holder = balanced_owner(n, layout.holders, sorted_end - 1);
+    for (int fed = me % sort_stride; fed < layout.stride; fed += sort_stride) {
+      for (int holder = first_holder; holder <= last_holder; ++holder) {
+        const BalancedSlice to = balanced_slice(n, layout.holders, holder);
+        const std::uint64_t lo = std::max(sorted_first, to.first);
+        const std::uint64_t hi = std::min(sorted_end, to.first + to.count);
+        const int destination = fed + holder * layout.stride;
+        if (destination != me) {
+          send(sorted.data() + (lo - sorted_first), hi - lo, destination);
+        }
+      }
+    }
+  }
+  comm::check_mpi(MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE),
+                  "dash::Team split: MPI_Waitall");
+  return own;
+}
+
+// Sack's technique 3: the sorted table stays distributed, over the sort groups or, with
+// `table_holders` = P', over groups of P' holders.
 SplitResult parallel_sort_distributed(const comm::Group& parent, std::shared_ptr<const TeamRanks> parent_ranks,
-                                      const SplitRecord& mine, int sorters, comm::TagSpace scratch_tags) {
+                                      const SplitRecord& mine, int sorters, int table_holders,
+                                      comm::TagSpace scratch_tags) {
   const int n = parent.size();
   const int m = doubling_size(n);
   const int p = std::clamp(sorters, 1, m);
   const int stages = log2_of(m / p);
   const int stride = 1 << stages;
   const int tag = parent.next_tag();
+  const int rows_tag = parent.next_tag();
   const MPI_Comm comm = parent.comm();
+  const TableLayout layout = table_layout(n, p, table_holders);
   std::vector<SplitRecord> block = collect_block(parent, mine, stages, tag);
-  // The member whose sort group serves the caller: itself, or the member it folded into.
-  const int server = parent.rank() < m ? parent.rank() : parent.rank() - m;
   auto table = std::make_shared<SplitTable>();
   table->records = static_cast<std::uint64_t>(n);
-  table->sorters = p;
-  table->group_first = server & (stride - 1);
-  table->stride = stride;
+  table->holders = layout.holders;
+  table->group_first = parent.rank() % layout.stride;
+  table->stride = layout.stride;
   table->parent_ranks = std::move(parent_ranks);
+  // Thirds of the scratch tags for the forward and backward sort groups and the table group: they
+  // share members and run one after another, so their sequences must not meet.
+  const int third = scratch_tags.count / 3;
+  const comm::TagSpace forward_tags{scratch_tags.first, third};
+  const comm::TagSpace backward_tags{scratch_tags.first + third, third};
+  const comm::TagSpace table_tags{scratch_tags.first + 2 * third, third};
   SplitResult result;
   std::vector<Answer> answers;
+  std::vector<TableRow> sorted_rows;  // complete rows of the caller's sort slice
+  std::uint64_t sorted_first = 0;
   if (parent.rank() < m) {
-    // Two halves of the scratch tags: the forward and the backward group run one after another,
-    // and their sequences must not meet.
-    const comm::TagSpace forward_tags{scratch_tags.first, scratch_tags.count / 2};
-    const comm::TagSpace backward_tags{scratch_tags.first + scratch_tags.count / 2, scratch_tags.count / 2};
     const int index = parent.rank() >> stages;
-    const comm::Group group(p, index, std::make_shared<SortGroupRanks>(parent, table->group_first, stride),
+    const comm::Group group(p, index, std::make_shared<StridedMembers>(parent, parent.rank() & (stride - 1), stride),
                             forward_tags);
     const comm::Group backward(p, p - 1 - index, std::make_shared<ReversedRanks>(group), backward_tags);
     result.peak_rows = block.size();
     SortedSlice<SplitRecord> sorted = parallel_sort(std::move(block), std::less<>(), group);
     const std::vector<SplitRecord>& slice = sorted.elements;
     const std::uint64_t first = sorted.global_first;
-    result.peak_rows = std::max(result.peak_rows, slice.size());
+    sorted_first = first;
 
     // Phase C: where the runs of the slice's end colors start and end globally.
     const auto run_end_in_slice = [&](std::size_t at) {
@@ -281,25 +375,24 @@ SplitResult parallel_sort_distributed(const comm::Group& parent, std::shared_ptr
     const std::uint64_t last_run_end =
         index < p - 1 && after[0].last_color == slice.back().color ? after[0].last_run_edge : first + slice.size();
 
-    // Answers for the members this group serves, and reverse rows to the sorters holding them.
+    // Answers for the members this group serves, and reverse rows to the sorters whose slice
+    // holds their parent rank, so that every sorter ends with complete rows.
     std::vector<std::vector<Answer>> to_members(static_cast<std::size_t>(p));
-    std::vector<std::vector<AddressedReverseRow>> to_row_holders(static_cast<std::size_t>(p));
-    const BalancedSlice rows = balanced_slice(table->records, p, index);  // = the slice's positions
-    table->own_rows = std::make_unique<TableRows>(TableSpace::current(), rows.count * sizeof(TableRow), service);
-    const auto window = comm::detail::TableWindow::current();
-    auto* own_rows = reinterpret_cast<TableRow*>(window.local().data() + table->own_rows->offset());
+    std::vector<std::vector<AddressedReverseRow>> to_row_sorters(static_cast<std::size_t>(p));
+    sorted_rows.resize(slice.size());
+    const int group_first = parent.rank() & (stride - 1);
     for (std::size_t at = 0; at < slice.size();) {
       const std::size_t end = run_end_in_slice(at);
       const std::uint64_t run_start = at == 0 ? first_run_start : first + at;
       const std::uint64_t run_end = end == slice.size() ? last_run_end : first + end;
       for (std::size_t i = at; i < end; ++i) {
         const SplitRecord& record = slice[i];
-        own_rows[i].base_rank = record.base_rank;
+        sorted_rows[i].base_rank = record.base_rank;
         const int rank = record.color < 0 ? -1 : static_cast<int>(first + i - run_start);
-        const int holder = balanced_owner(table->records, p, static_cast<std::uint64_t>(record.parent_rank));
-        to_row_holders[static_cast<std::size_t>(holder)].push_back({record.parent_rank, record.color, rank});
+        const int row_sorter = balanced_owner(table->records, p, static_cast<std::uint64_t>(record.parent_rank));
+        to_row_sorters[static_cast<std::size_t>(row_sorter)].push_back({record.parent_rank, record.color, rank});
         const int served_by = record.parent_rank < m ? record.parent_rank : record.parent_rank - m;
-        if (record.color >= 0 && (served_by & (stride - 1)) == table->group_first) {
+        if (record.color >= 0 && (served_by & (stride - 1)) == group_first) {
           to_members[static_cast<std::size_t>(served_by >> stages)].push_back(
               Answer{record.parent_rank, record.color, rank, static_cast<int>(run_end - run_start), run_start});
         }
@@ -307,17 +400,13 @@ SplitResult parallel_sort_distributed(const comm::Group& parent, std::shared_ptr
       at = end;
     }
     answers = exchange_by_destination(to_members, group);
-    for (const AddressedReverseRow& reverse : exchange_by_destination(to_row_holders, group)) {
-      TableRow& row = own_rows[static_cast<std::uint64_t>(reverse.parent_rank) - rows.first];
+    for (const AddressedReverseRow& reverse : exchange_by_destination(to_row_sorters, group)) {
+      TableRow& row = sorted_rows[static_cast<std::uint64_t>(reverse.parent_rank) - first];
       row.color = reverse.color;
       row.rank = reverse.rank;
     }
-    window.publish();
-    const std::uint64_t offset = table->own_rows->offset();
-    table->offsets.resize(static_cast<std::size_t>(p));
-    comm::allgather(std::span<const std::uint64_t>(&offset, 1), table->offsets, group);
-    result.peak_rows = std::max(result.peak_rows, slice.size() + rows.count);
-    // The member folded into the caller learns its answer and where the rows are.
+    result.peak_rows = std::max(result.peak_rows, slice.size() + sorted_rows.size());
+    // The member folded into the caller learns its answer.
     if (parent.rank() + m < n) {
       const int folded = parent.rank() + m;
       std::vector<Answer> its_answer;
@@ -326,14 +415,27 @@ SplitResult parallel_sort_distributed(const comm::Group& parent, std::shared_ptr
       const int peer = parent.base_rank(folded);
       send_values(std::vector<std::uint64_t>{its_answer.size()}, peer, tag, comm);
       send_values(its_answer, peer, tag, comm);
-      send_values(table->offsets, peer, tag, comm);
     }
   } else {
-    const int peer = parent.base_rank(server);
+    const int peer = parent.base_rank(parent.rank() - m);
     const std::size_t count = receive_values<std::uint64_t>(1, peer, tag, comm)[0];
     answers = receive_values<Answer>(count, peer, tag, comm);
-    table->offsets = receive_values<std::uint64_t>(static_cast<std::size_t>(p), peer, tag, comm);
   }
+
+  // The rows go to their holders, and the caller's table group learns where they are.
+  table->own_rows = hand_rows_to_holders(parent, layout, p, stride, sorted_rows, sorted_first, rows_tag);
+  result.peak_rows = std::max(result.peak_rows, sorted_rows.size() + table->rows_held());
+  comm::detail::TableWindow::current().publish();
+  const int members = (n - table->group_first + layout.stride - 1) / layout.stride;
+  const auto table_members = std::make_shared<StridedMembers>(parent, table->group_first, layout.stride);
+  const comm::Group table_group(members, parent.rank() / layout.stride, table_members, table_tags);
+  const std::uint64_t offset = table->own_rows ? table->own_rows->offset() : 0;
+  std::vector<std::uint64_t> offsets(static_cast<std::size_t>(members));
+  comm::allgather(std::span<const std::uint64_t>(&offset, 1), offsets, table_group);
+  offsets.resize(static_cast<std::size_t>(layout.holders));
+  const bool shared_offset = std::all_of(offsets.begin(), offsets.end(), [&](auto at) { return at == offsets[0]; });
+  table->offsets = shared_offset ? std::vector<std::uint64_t>{offsets[0]} : std::move(offsets);
+
   result.retained = table;
   const auto own = std::find_if(answers.begin(), answers.end(),
                                 [&](const Answer& answer) { return answer.owner == parent.rank(); });
@@ -379,7 +481,8 @@ SplitResult split_service(const comm::Group& parent, std::shared_ptr<const TeamR
       break;
     case SplitAlgorithm::automatic:
       if (parent.size() > automatic_full_table_limit) {
-        return parallel_sort_distributed(parent, std::move(parent_ranks), mine, sorters, scratch_tags);
+        return parallel_sort_distributed(parent, std::move(parent_ranks), mine, sorters, options.table_holders,
+                                         scratch_tags);
       }
       table = collect_sorted(parent, mine);
       break;
@@ -390,7 +493,8 @@ SplitResult split_service(const comm::Group& parent, std::shared_ptr<const TeamR
       table = parallel_sort_table(parent, mine, sorters, scratch_tags, result.peak_rows);
       break;
     case SplitAlgorithm::parallel_sort_distributed_table:
-      return parallel_sort_distributed(parent, std::move(parent_ranks), mine, sorters, scratch_tags);
+      return parallel_sort_distributed(parent, std::move(parent_ranks), mine, sorters, options.table_holders,
+                                       scratch_tags);
   }
   result.peak_rows = std::max(result.peak_rows, table.size());
   if (mine.color < 0) {

@@ -161,10 +161,16 @@ Team& Team::split_by(int color, int key, const SplitOptions& options) {
   const bool color_valid = color >= 0 || color == Undefined;
   const bool sorters_valid =
       options.sorters == 0 || (options.sorters > 0 && std::has_single_bit(static_cast<unsigned>(options.sorters)));
-  // The color and key differ between members; the variant and the validity of the arguments not.
-  const std::uint64_t call = std::uint64_t{1} << 63 | static_cast<std::uint64_t>(options.algorithm) << 32 |
-                             static_cast<std::uint32_t>(sorters_valid ? options.sorters : -1) |
-                             (color_valid ? 0 : std::uint64_t{1} << 62);
+  const int size = group_->size();
+  const bool holders_valid = options.table_holders >= 0 && options.table_holders <= size;
+  // The color and key differ between members; the variant, the options and the validity of the
+  // arguments not. Invalid options are encoded as all ones.
+  const auto sorters_code = static_cast<std::uint64_t>(
+      sorters_valid ? std::bit_width(static_cast<unsigned>(options.sorters)) : 63);
+  const std::uint64_t holders_code =
+      holders_valid ? static_cast<std::uint64_t>(options.table_holders) : std::uint64_t{UINT32_MAX};
+  const std::uint64_t call = std::uint64_t{1} << 63 | (color_valid ? 0 : std::uint64_t{1} << 62) |
+                             static_cast<std::uint64_t>(options.algorithm) << 56 | sorters_code << 32 | holders_code;
   const bool agreed = members_agree(call);
   if (!color_valid) {
     throw invalid_argument("dash::Team::split_by", "color", color, "a color >= 0 or dash::Team::Undefined (-1)");
@@ -172,6 +178,11 @@ Team& Team::split_by(int color, int key, const SplitOptions& options) {
   if (!sorters_valid) {
     throw invalid_argument("dash::Team::split_by", "options.sorters", options.sorters,
                            "0 (the library's choice) or a power of two");
+  }
+  if (!holders_valid) {
+    throw invalid_argument("dash::Team::split_by", "options.table_holders", options.table_holders,
+                           "0 (the sorters hold the table) or a number of holders in [1, " + std::to_string(size) +
+                               "] (the team size)");
   }
   if (!agreed) {
     throw_disagreement("dash::Team::split_by");
@@ -268,7 +279,8 @@ bool Team::members_agree(std::uint64_t call) const {
 void Team::throw_disagreement(const char* function) {
   throw InvalidArgument(std::string(function) +
                         ": the members of the team disagree: another member passed invalid arguments, or called "
-                        "a different team operation, or passed a different n, algorithm or number of sorters");
+                        "a different team operation, or passed a different n, algorithm, number of sorters or "
+                        "of table holders");
 }
 
 TeamStats Team::stats() const {

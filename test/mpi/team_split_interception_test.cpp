@@ -1,7 +1,7 @@
 // Splitting a team never creates an MPI communicator or group (DESIGN.md §2): this program
 // interposes MPI's communicator- and group-creation functions (the PMPI profiling interface) and
 // counts the calls made while teams are split with every variant of the service. It also checks
-// that a distributed table keeps a process's memory at ceil(n/p) rows plus the cache.
+// that a distributed table keeps a process's memory at ceil(n/P') rows plus the cache.
 
 #include <algorithm>
 #include <atomic>
@@ -71,9 +71,13 @@ TEST(TeamSplit, CreatesNoCommunicatorOrGroup) {
     Team& half = Team::All().split(P() > 1 ? 2 : 1);
     Team& parity = Team::All().split_by(me() % 2, -me(), {algorithm, 0});
     Team& nested = half.split_by(0, -half.myid(), {algorithm, 2});
+    // Table holders other than the sorters: the rows move to them point-to-point.
+    Team& spread = half.split_by(0, -half.myid(), {algorithm, 2, static_cast<int>(half.size())});
     std::vector<int> one{1};
     std::vector<int> sum(1);
     dash::comm::allreduce(one, sum, dash::plus{}, nested);
+    EXPECT_EQ(sum[0], static_cast<int>(half.size()));
+    dash::comm::allreduce(one, sum, dash::plus{}, spread);
     EXPECT_EQ(sum[0], static_cast<int>(half.size()));
     parity.free();
     half.free();
@@ -88,15 +92,24 @@ TEST(TeamSplit, CreatesNoCommunicatorOrGroup) {
 
 TEST(TeamSplit, DistributedTableMemoryIsASliceAndTheCache) {
   for (const int sorters : {1, 2, 4}) {
-    Team& team = Team::All().split_by(0, -me(), {SplitAlgorithm::parallel_sort_distributed_table, sorters});
-    std::vector<int> mine{me()};
-    std::vector<int> gathered(team.size());
-    dash::comm::allgather(mine, gathered, team);  // translates every rank of the team
-    const int p = std::min(sorters, static_cast<int>(std::bit_floor(static_cast<unsigned>(P()))));
-    const dash::TeamStats stats = team.stats();
-    EXPECT_LE(stats.table_rows, static_cast<std::size_t>((P() + p - 1) / p)) << sorters << " sorters";
-    EXPECT_LE(stats.cache_entries, stats.cache_capacity);
-    team.free();
+    // P' = 0: the sorters hold the table (P' = p); else P' holders, below, at and above p.
+    for (const int holders : {0, 1, 2, 3, 2 * sorters, P()}) {
+      if (holders > P()) {
+        continue;
+      }
+      Team& team =
+          Team::All().split_by(0, -me(), {SplitAlgorithm::parallel_sort_distributed_table, sorters, holders});
+      std::vector<int> mine{me()};
+      std::vector<int> gathered(team.size());
+      dash::comm::allgather(mine, gathered, team);  // translates every rank of the team
+      const int p = std::min(sorters, static_cast<int>(std::bit_floor(static_cast<unsigned>(P()))));
+      const int table_group = holders == 0 ? p : holders;
+      const dash::TeamStats stats = team.stats();
+      EXPECT_LE(stats.table_rows, static_cast<std::size_t>((P() + table_group - 1) / table_group))
+          << sorters << " sorters, " << holders << " holders";
+      EXPECT_LE(stats.cache_entries, stats.cache_capacity);
+      team.free();
+    }
   }
 }
 

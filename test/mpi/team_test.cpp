@@ -138,6 +138,32 @@ TEST(Team, SplitMakesContiguousNearEqualParts) {
   }
 }
 
+// The caller's team of split_by(color, key) equals MPI_Comm_split's: members, their order, the
+// caller's rank, a collective over exactly the members, and rank translation both ways.
+bool matches_mpi_comm_split(const Team& team, int color, int key) {
+  MPI_Comm oracle = MPI_COMM_NULL;
+  MPI_Comm_split(MPI_COMM_WORLD, color == Team::Undefined ? MPI_UNDEFINED : color, key, &oracle);
+  if (oracle == MPI_COMM_NULL) {
+    return team.is_null();
+  }
+  bool ok = !team.is_null() && members_of(team) == members_of(oracle);
+  int oracle_rank = -1;
+  MPI_Comm_rank(oracle, &oracle_rank);
+  ok = ok && team.myid() == oracle_rank;
+  MPI_Comm_free(&oracle);
+  ok = ok && allreduce_sees_members(team);
+  for (int r = 0; ok && r < static_cast<int>(team.size()); ++r) {
+    ok = team.team_rank(team.global_rank(r)) == r;
+  }
+  // Every process: a member's team rank, or -1.
+  const std::vector<int> members = members_of(team);
+  for (int g = 0; ok && g < P(); ++g) {
+    const auto at = std::find(members.begin(), members.end(), g);
+    ok = team.team_rank(g) == (at == members.end() ? -1 : static_cast<int>(at - members.begin()));
+  }
+  return ok;
+}
+
 TEST(Team, SplitByMatchesMpiCommSplitForEveryVariant) {
   std::mt19937 random(dash::testing::seed());
   std::vector<dash::SplitOptions> variants{{SplitAlgorithm::automatic, 0},
@@ -153,28 +179,7 @@ TEST(Team, SplitByMatchesMpiCommSplitForEveryVariant) {
       const int color = trial == 3 ? 0 : static_cast<int>(random() % 4) - 1;
       const int key = static_cast<int>(random() % 3) - 1;
       Team& team = Team::All().split_by(color, key, options);
-      MPI_Comm oracle = MPI_COMM_NULL;
-      MPI_Comm_split(MPI_COMM_WORLD, color == Team::Undefined ? MPI_UNDEFINED : color, key, &oracle);
-      bool ok = true;
-      if (oracle == MPI_COMM_NULL) {
-        ok = team.is_null();
-      } else {
-        ok = !team.is_null() && members_of(team) == members_of(oracle);
-        int oracle_rank = -1;
-        MPI_Comm_rank(oracle, &oracle_rank);
-        ok = ok && team.myid() == oracle_rank;
-        MPI_Comm_free(&oracle);
-        ok = ok && allreduce_sees_members(team);
-        for (int r = 0; ok && r < static_cast<int>(team.size()); ++r) {
-          ok = team.team_rank(team.global_rank(r)) == r;
-        }
-        // Every process: a member's team rank, or -1.
-        const std::vector<int> members = members_of(team);
-        for (int g = 0; ok && g < P(); ++g) {
-          const auto at = std::find(members.begin(), members.end(), g);
-          ok = team.team_rank(g) == (at == members.end() ? -1 : static_cast<int>(at - members.begin()));
-        }
-      }
+      const bool ok = matches_mpi_comm_split(team, color, key);
       EXPECT_TRUE(ok) << "variant " << dash::to_string(options.algorithm) << " with " << options.sorters
                       << " sorters, color " << color << " key " << key;
       ASSERT_TRUE(dash::testing::on_all_ranks(ok));
@@ -183,6 +188,73 @@ TEST(Team, SplitByMatchesMpiCommSplitForEveryVariant) {
       }
     }
   }
+}
+
+// SplitOptions::table_holders = P', independent of the sorters p: P' below, equal to and above
+// p, 1 (every holder has the whole table), and n (one row each). The rows a member holds follow
+// the documented layout: groups of stride floor(n / P'), the first P' members of each holding
+// balanced slices; nobody holds more than ceil(n / P') rows, nor caches more than the capacity.
+TEST(Team, TableHoldersGiveMpiCommSplitsTeamsAndBoundedRows) {
+  std::mt19937 random(dash::testing::seed());
+  const int n = P();
+  for (const int sorters : {1, 2, 4}) {
+    for (const int holders : {1, 2, 3, sorters, 2 * sorters, n}) {
+      if (holders > n) {
+        continue;
+      }
+      for (int trial = 0; trial < 3; ++trial) {
+        // Many ties; one color in the last trial, so every member has a team to report on.
+        const int color = trial == 2 ? 0 : static_cast<int>(random() % 3) - 1;
+        const int key = trial == 1 ? -me() : static_cast<int>(random() % 3);
+        Team& team = Team::All().split_by(
+            color, key, {.algorithm = SplitAlgorithm::parallel_sort_distributed_table, .sorters = sorters,
+                         .table_holders = holders});
+        bool ok = matches_mpi_comm_split(team, color, key);
+        EXPECT_TRUE(ok) << sorters << " sorters, " << holders << " holders, color " << color << " key " << key;
+        if (!team.is_null()) {
+          const dash::TeamStats stats = team.stats();
+          const int stride = n / holders;
+          const int index = me() / stride;
+          const std::size_t expected_rows =
+              index < holders ? static_cast<std::size_t>((index + 1) * n / holders - index * n / holders) : 0;
+          EXPECT_EQ(stats.representation, "distributed table");
+          EXPECT_EQ(stats.table_rows, expected_rows) << sorters << " sorters, " << holders << " holders";
+          EXPECT_LE(stats.table_rows, static_cast<std::size_t>((n + holders - 1) / holders));
+          EXPECT_LE(stats.cache_entries, stats.cache_capacity);
+          ok = ok && stats.table_rows == expected_rows && stats.cache_entries <= stats.cache_capacity;
+        }
+        ASSERT_TRUE(dash::testing::on_all_ranks(ok));
+        if (!team.is_null()) {
+          team.free();
+        }
+      }
+    }
+  }
+}
+
+// A split of a team whose own ranks are a distributed table with P' holders: the inner table's
+// holders are parent ranks, found through the outer table.
+TEST(Team, TableHoldersNestThroughADistributedTable) {
+  const dash::SplitOptions outer_options{.algorithm = SplitAlgorithm::parallel_sort_distributed_table,
+                                         .sorters = 2,
+                                         .table_holders = std::min(3, P())};
+  Team& outer = Team::All().split_by(0, me() % 2 == 0 ? me() : -me(), outer_options);
+  const int size = static_cast<int>(outer.size());
+  const dash::SplitOptions inner_options{.algorithm = SplitAlgorithm::parallel_sort_distributed_table,
+                                         .sorters = 1,
+                                         .table_holders = size};
+  Team& inner = outer.split_by(outer.myid() % 2, -outer.myid(), inner_options);
+  std::vector<int> expected;
+  const std::vector<int> outer_members = members_of(outer);
+  for (int r = size - 1; r >= 0; --r) {
+    if (r % 2 == outer.myid() % 2) {
+      expected.push_back(outer_members[static_cast<std::size_t>(r)]);
+    }
+  }
+  const bool ok = members_of(inner) == expected && allreduce_sees_members(inner) &&
+                  inner.stats().table_rows == 1 && outer.team_rank(inner.global_rank(0)) >= 0;
+  EXPECT_TRUE(dash::testing::on_all_ranks(ok));
+  outer.free();
 }
 
 TEST(Team, SplitByKeepsFormulasWhereItCanAndTablesElsewhere) {
@@ -354,6 +426,18 @@ TEST(Team, MisuseGivesExactErrors) {
                  "dash::Team::split_by: invalid argument 'options.sorters' = 3; expected 0 (the library's "
                  "choice) or a power of two");
   }
+  for (const int holders : {-1, P() + 1}) {
+    try {
+      Team::All().split_by(0, 0,
+                           {.algorithm = SplitAlgorithm::parallel_sort_distributed_table, .table_holders = holders});
+      FAIL() << "no exception";
+    } catch (const dash::InvalidArgument& error) {
+      EXPECT_EQ(std::string(error.what()), "dash::Team::split_by: invalid argument 'options.table_holders' = " +
+                                               std::to_string(holders) +
+                                               "; expected 0 (the sorters hold the table) or a number of holders in "
+                                               "[1, " + std::to_string(P()) + "] (the team size)");
+    }
+  }
   try {
     Team::All().global_rank(P());
     FAIL() << "no exception";
@@ -402,6 +486,23 @@ TEST(Team, MismatchedSplitCallsAreReportedOnEveryMember) {
                        "dash::Team::Undefined (-1)");
   } else {
     EXPECT_NE(message.find("another member passed invalid arguments"), std::string::npos) << message;
+  }
+  // A bad number of table holders on one member, and valid but different ones.
+  for (const int wrong : {P() + 1, 1}) {
+    message.clear();
+    try {
+      Team::All().split_by(0, 0, {.algorithm = SplitAlgorithm::parallel_sort_distributed_table,
+                                  .table_holders = me() == 0 ? wrong : P()});
+    } catch (const dash::InvalidArgument& error) {
+      message = error.what();
+    }
+    if (me() == 0 && wrong > P()) {
+      EXPECT_EQ(message, "dash::Team::split_by: invalid argument 'options.table_holders' = " + std::to_string(wrong) +
+                             "; expected 0 (the sorters hold the table) or a number of holders in [1, " +
+                             std::to_string(P()) + "] (the team size)");
+    } else {
+      EXPECT_NE(message.find("the members of the team disagree"), std::string::npos) << message;
+    }
   }
 }
 

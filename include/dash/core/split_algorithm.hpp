@@ -19,9 +19,12 @@ std::string_view to_string(SplitAlgorithm algorithm) noexcept;
 struct SplitOptions {
   SplitAlgorithm algorithm = SplitAlgorithm::automatic;
   // Sorters p of the parallel-sort variants, a power of two; 0: the library's choice. Clamped to
-  // the largest power of two not above the team size. The distributed table is held by groups of
-  // p processes (P' = p), each holding about 2n/p rows.
+  // the largest power of two not above the team size.
   int sorters = 0;
+  // Table holders P' of parallel_sort_distributed_table, in [1, n] for a team of n members; 0: the
+  // sorters hold the table (P' = p). Groups of P' members each hold one copy of the table, a
+  // member of a group at most ceil(n/P') rows; the other variants ignore it.
+  int table_holders = 0;
 };
 
 }  // namespace dash

@@ -1,14 +1,18 @@
 #pragma once
-// The distributed rank table of a split (seed 000 §1.5, with table groups = sort groups, P' = p).
+// The distributed rank table of a split (seed 000 §1.5).
 //
-// After the parallel sort every sort group holds the whole sorted table of the split, in balanced
-// slices: sorter k of a group holds items [floor(k n / p), floor((k + 1) n / p)). Its rows live
-// in its segment of the table window; row i holds two things about item first + i: the base rank
-// of the member sorted to that position (forward: team rank -> process) and the color and new
-// rank of the parent's member of that rank (reverse: process -> team rank). A team of the split
-// translates ranks by reading the row from the sorter of its own group that holds it,
+// The members of the parent form table groups of stride s: group g is parent ranks g, g + s,
+// g + 2s, ... (below n), and each group shares one copy of the table. Its first P' members hold
+// the rows, in balanced slices: holder k holds items [floor(k n / P'), floor((k + 1) n / P')) in its
+// segment of the table window; the other members of the group only read. Row i holds two things
+// about item i: the base rank of the member sorted to that position (forward: team rank ->
+// process) and the color and new rank of the parent's member of rank i (reverse: process -> team
+// rank). A team of the split translates ranks by reading the row from the holder of its own group,
 // one-sidedly, and caches what it read. The parent team keeps the split's rows until it is freed:
 // other processes' teams read them.
+//
+// By default the sort groups hold the table (P' = p, s = m / p for the power of two m <= n); with
+// SplitOptions::table_holders = P', s = floor(n / P') (detail/split_service.hpp).
 
 #include <cstddef>
 #include <cstdint>
@@ -41,15 +45,19 @@ struct TableRow {
 // What one process knows of a split's table: where every row lives.
 struct SplitTable {
   std::uint64_t records = 0;  // n: members of the parent
-  int sorters = 1;            // p
-  int group_first = 0;        // parent rank of sorter 0 of the caller's sort group
-  int stride = 1;             // parent ranks of that group's sorters: group_first + k * stride
+  int holders = 1;            // P'
+  int group_first = 0;        // parent rank of holder 0 of the caller's table group
+  int stride = 1;             // parent ranks of that group's holders: group_first + k * stride
   std::shared_ptr<const TeamRanks> parent_ranks;
-  std::vector<std::uint64_t> offsets;  // of each sorter's rows in its segment
-  // This process's rows (none for a member folded into another).
+  // Of each holder's rows in its segment; a single entry when every holder uses the same offset.
+  std::vector<std::uint64_t> offsets;
+  // This process's rows (none for a member that only reads).
   std::unique_ptr<TableRows> own_rows;
 
-  int sorter_base_rank(int sorter) const { return parent_ranks->to_base(group_first + sorter * stride); }
+  int holder_base_rank(int holder) const { return parent_ranks->to_base(group_first + holder * stride); }
+  std::uint64_t holder_offset(int holder) const {
+    return offsets.size() == 1 ? offsets.front() : offsets[static_cast<std::size_t>(holder)];
+  }
   std::size_t rows_held() const noexcept;
   std::size_t bytes_held() const noexcept;
 };
@@ -68,7 +76,7 @@ public:
   std::size_t cache_capacity() const noexcept override { return max_cached; }
 
 private:
-  // Row `item` of the table, from the sorter that holds it.
+  // Row `item` of the table, from the holder of the caller's group.
   TableRow read_row(std::uint64_t item) const;
 
   static constexpr std::size_t max_cached = 4096;

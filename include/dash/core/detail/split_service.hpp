@@ -11,9 +11,10 @@
 // - parallel_sort_full_table: the doubling stops lg(n/p) steps early, groups of p sorters sort
 //   the blocks with exact splitters (detail/parallel_sort.hpp), an allgather of the sorted slices
 //   rebuilds the table (technique 2);
-// - parallel_sort_distributed_table: as above, but the sorters keep their slices as rows of a
-//   distributed table (technique 3, detail/distributed_table.hpp); a scan over the sorters gives
-//   each color's offset and size, and each sorter tells the members of its group their new rank.
+// - parallel_sort_distributed_table: as above, but the sorted slices become rows of a distributed
+//   table (technique 3, detail/distributed_table.hpp): a scan over the sorters gives each color's
+//   offset and size, each sorter tells the members of its group their new rank, and the rows stay
+//   with the sorters or go to groups of P' holders (SplitOptions::table_holders).
 // The first three leave a full table of the caller's team; teams whose members are contiguous or strided
 // in the base communicator keep a formula instead (detail/team_ranks.hpp).
 
