@@ -49,9 +49,7 @@ public:
         check_(std::move(check)),
         layout_{call.element_size, call.elements, call.segments, nullptr} {
     if (call.collective == Coll::bcast && rank_ == call.root) {
-      for (std::uint32_t b = 0; b < chunks_; ++b) {
-        arrivals_.push_back(b);
-      }
+      final_chunks_ = chunks_;
     }
     if (call.collective == Coll::allgather) {
       copied_.assign(static_cast<std::size_t>(size_), false);
@@ -60,6 +58,27 @@ public:
   }
 
   ~SharedMemoryRun() override { arena_.leave(*this); }
+
+  // Short calls follow each other in loops: a finished run's memory serves the next one instead of
+  // the heap. Collectives are started and finished from one thread at a time (docs/configuration.md).
+  static void* operator new(std::size_t bytes) {
+    std::vector<void*>& idle = idle_memory();
+    if (idle.empty()) {
+      return ::operator new(bytes);
+    }
+    void* memory = idle.back();
+    idle.pop_back();
+    return memory;
+  }
+
+  static void operator delete(void* memory) noexcept {
+    std::vector<void*>& idle = idle_memory();
+    if (idle.size() < idle.capacity()) {
+      idle.push_back(memory);
+    } else {
+      ::operator delete(memory);
+    }
+  }
 
   bool progress() override {
     arena_.progress_before(*this);
@@ -79,10 +98,16 @@ public:
   bool done() const noexcept override { return finished() && !check_; }
 
   std::optional<std::uint32_t> next_arrival() override {
-    if (taken_ == arrivals_.size()) {
+    if (!chunks_arrive_in_order()) {
+      if (taken_ == arrivals_.size()) {
+        return std::nullopt;
+      }
+      return arrivals_[taken_++];
+    }
+    if (taken_ == final_chunks_) {
       return std::nullopt;
     }
-    return arrivals_[taken_++];
+    return static_cast<std::uint32_t>(taken_++);
   }
 
   // Takes every step that is ready; true once complete.
@@ -99,7 +124,22 @@ public:
   }
 
 private:
+  static std::vector<void*>& idle_memory() {
+    static std::vector<void*> idle = [] {
+      std::vector<void*> kept;
+      kept.reserve(slot_count);
+      return kept;
+    }();
+    return idle;
+  }
+
   std::uint64_t ticket(std::uint32_t chunk) const noexcept { return first_ticket_ + chunk; }
+
+  // Output blocks of one contribution (allreduce, reduce_scatter, bcast) become final chunk by chunk,
+  // so a count stands for the list; allgather and alltoall blocks come from every process.
+  bool chunks_arrive_in_order() const noexcept {
+    return call_.collective != Coll::allgather && call_.collective != Coll::alltoall;
+  }
 
   // Every process finishes every chunk by storing `consumed`, so that is where this run stands.
   bool finished() const noexcept { return consumed_ == chunks_; }
@@ -234,7 +274,7 @@ private:
         return r == rank_ ? call_.input + offset(layout_, me, reduced_)
                           : arena_.slot(r, t) + static_cast<std::size_t>(rank_) * slice_bytes(size_);
       });
-      arrivals_.push_back(reduced_);
+      ++final_chunks_;
     } else if (call_.collective == Coll::alltoall) {  // this process's block from every process
       const auto me = static_cast<std::uint32_t>(rank_);
       for (int r = 0; r < size_; ++r) {
@@ -263,7 +303,7 @@ private:
     switch (call_.collective) {
       case Coll::allreduce:
         if (call_.replicated) {
-          arrivals_.push_back(consumed_);
+          ++final_chunks_;
           break;
         }
         if (!peers_reached(&ArenaCounters::reduced, t + 1)) {
@@ -276,7 +316,7 @@ private:
                        (end - begin) * e);
           }
         }
-        arrivals_.push_back(consumed_);
+        ++final_chunks_;
         break;
       case Coll::allgather:
         // Each peer's chunk as soon as it is staged, not when all are.
@@ -302,7 +342,7 @@ private:
             return false;
           }
           copy_bytes(call_.output + layout_.offset(consumed_), arena_.slot(call_.root, t), count * e);
-          arrivals_.push_back(consumed_);
+          ++final_chunks_;
         }
         break;
       default:  // reduce_scatter, alltoall: their reads were in the combining phase
@@ -328,7 +368,8 @@ private:
   std::uint32_t reduced_ = 0;
   std::uint32_t consumed_ = 0;
   std::vector<bool> copied_;  // allgather: peers whose chunk `consumed_` is in the output
-  std::vector<std::uint32_t> arrivals_;
+  std::vector<std::uint32_t> arrivals_;  // allgather, alltoall: the output blocks in the order they became final
+  std::uint32_t final_chunks_ = 0;       // the others: chunks whose output is final
   std::size_t taken_ = 0;
   unsigned idle_polls_ = 0;
 };
@@ -352,6 +393,10 @@ std::string_view shared_memory_unfit(const Group& group) {
   }
   if (collective_arena() == nullptr) {
     return "it needs all processes of the job on one node";
+  }
+  if (config().progress_thread) {
+    return "the progress thread (DASH_PROGRESS_THREAD=1) does not drive arena collectives, and its users expect "
+           "collectives to complete in the background";
   }
   if (!group.is_world()) {
     return "it runs on the world group only (the arena's chunk tickets follow that group's call order)";
