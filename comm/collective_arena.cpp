@@ -56,6 +56,9 @@ CollectiveArena::CollectiveArena(MPI_Comm node) {
   check_mpi(allocated, "dash::init: MPI_Win_allocate_shared (collective arena)");
   check_mpi(MPI_Win_lock_all(MPI_MODE_NOCHECK, window_), "dash::init: MPI_Win_lock_all (collective arena)");
   new (aligned(mine)) ArenaCounters();
+  for (std::uint64_t slot = 0; slot < slot_count; ++slot) {
+    new (aligned(mine) + counters_bytes + slot * slot_bytes) std::atomic<std::uint64_t>(0);
+  }
   regions_.resize(static_cast<std::size_t>(size));
   for (int r = 0; r < size; ++r) {
     MPI_Aint bytes = 0;
@@ -81,8 +84,14 @@ ArenaCounters& CollectiveArena::counters(int node_rank) const noexcept {
   return *std::launder(reinterpret_cast<ArenaCounters*>(regions_[static_cast<std::size_t>(node_rank)]));
 }
 
+std::atomic<std::uint64_t>& CollectiveArena::stamp(int node_rank, std::uint64_t ticket) const noexcept {
+  std::byte* start = regions_[static_cast<std::size_t>(node_rank)] + counters_bytes + (ticket % slot_count) * slot_bytes;
+  return *std::launder(reinterpret_cast<std::atomic<std::uint64_t>*>(start));
+}
+
 std::byte* CollectiveArena::slot(int node_rank, std::uint64_t ticket) const noexcept {
-  return regions_[static_cast<std::size_t>(node_rank)] + counters_bytes + (ticket % slot_count) * slot_bytes;
+  return regions_[static_cast<std::size_t>(node_rank)] + counters_bytes + (ticket % slot_count) * slot_bytes +
+         stamp_bytes;
 }
 
 bool CollectiveArena::all_consumed(std::uint64_t value) noexcept {

@@ -34,7 +34,7 @@ void copy_bytes(std::byte* to, const std::byte* from, std::size_t bytes) noexcep
 
 // Slices of a reduce_scatter chunk start on cache lines of their own.
 std::size_t slice_bytes(int size) noexcept {
-  return CollectiveArena::slot_bytes / static_cast<std::size_t>(size) / 64 * 64;
+  return CollectiveArena::slot_capacity / static_cast<std::size_t>(size) / 64 * 64;
 }
 
 class SharedMemoryRun final : public DirectRun, public CollectiveRun {
@@ -155,6 +155,17 @@ private:
 
   ArenaCounters& mine() const noexcept { return arena_.counters(rank_); }
 
+  // Whether every other process staged ticket t: its slot's stamp, read with the chunk's first
+  // bytes. A slot holds t until its owner restages it, which waits for this process's `consumed`.
+  bool peers_staged(std::uint64_t t) const noexcept {
+    for (int peer = 0; peer < size_; ++peer) {
+      if (peer != rank_ && arena_.stamp(peer, t).load(std::memory_order_acquire) != t + 1) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   // Chunk `chunk` of contribution `contribution` of a buffer with this layout.
   static std::size_t offset(const BlockLayout& layout, std::uint32_t contribution, std::uint32_t chunk) noexcept {
     return layout.offset(contribution * layout.segments + chunk);
@@ -224,6 +235,9 @@ private:
         }
         break;
     }
+    if (writes_slot) {
+      arena_.stamp(rank_, t).store(t + 1, std::memory_order_release);
+    }
     mine().staged.store(t + 1, std::memory_order_release);
     ++staged_;
     return true;
@@ -250,7 +264,7 @@ private:
     }
     const std::uint64_t t = ticket(reduced_);
     const bool reads_slots = call_.collective != Coll::allgather && call_.collective != Coll::bcast;
-    if (reads_slots && !peers_reached(&ArenaCounters::staged, t + 1)) {
+    if (reads_slots && !peers_staged(t)) {
       return false;
     }
     const std::size_t e = call_.element_size;
@@ -323,7 +337,7 @@ private:
         for (int other = 0; other < size_; ++other) {
           const auto o = static_cast<std::size_t>(other);
           if (other != rank_ && !copied_[o] &&
-              arena_.counters(other).staged.load(std::memory_order_acquire) >= t + 1) {
+              arena_.stamp(other, t).load(std::memory_order_acquire) == t + 1) {
             const auto contribution = static_cast<std::uint32_t>(other);
             copy_bytes(call_.output + offset(layout_, contribution, consumed_), arena_.slot(other, t), count * e);
             arrivals_.push_back(contribution * chunks_ + consumed_);
@@ -338,7 +352,7 @@ private:
         break;
       case Coll::bcast:
         if (rank_ != call_.root) {
-          if (arena_.counters(call_.root).staged.load(std::memory_order_acquire) < t + 1) {
+          if (arena_.stamp(call_.root, t).load(std::memory_order_acquire) != t + 1) {
             return false;
           }
           copy_bytes(call_.output + layout_.offset(consumed_), arena_.slot(call_.root, t), count * e);
@@ -383,7 +397,7 @@ bool runs_in_shared_memory(Coll collective) noexcept {
 
 std::size_t shared_memory_chunk_elements(Coll collective, int size, std::size_t element_size) noexcept {
   const bool sliced = collective == Coll::reduce_scatter || collective == Coll::alltoall;
-  const std::size_t room = sliced ? slice_bytes(size) : CollectiveArena::slot_bytes;
+  const std::size_t room = sliced ? slice_bytes(size) : CollectiveArena::slot_capacity;
   return room / element_size;
 }
 

@@ -4,7 +4,9 @@
 //
 // dash::init allocates one region per process with MPI_Win_allocate_shared over the processes of
 // its node: three progress counters, each on a cache line of its own, then `slot_count` slots of
-// `slot_bytes`. A collective numbers its chunks with tickets taken from one sequence that every
+// `slot_bytes`. A slot starts with its stamp, the ticket + 1 of the chunk it holds, stored after
+// the chunk: a short chunk shares the stamp's cache line, so a reader that sees the stamp has the
+// data with the same cache-line transfer. A collective numbers its chunks with tickets taken from one sequence that every
 // process of the node advances alike (the collectives that use the arena run on the world group,
 // whose members call them in the same order), so counters only ever grow: they are never reset
 // between calls, and a counter left behind by an earlier call can never satisfy a later one.
@@ -39,6 +41,8 @@ class CollectiveArena {
 public:
   static constexpr std::size_t slot_bytes = std::size_t{256} * 1024;
   static constexpr std::uint64_t slot_count = 4;
+  static constexpr std::size_t stamp_bytes = sizeof(std::uint64_t);
+  static constexpr std::size_t slot_capacity = slot_bytes - stamp_bytes;  // a chunk's bytes
 
   // Collective over `node`: every member allocates its region.
   explicit CollectiveArena(MPI_Comm node);
@@ -50,7 +54,9 @@ public:
   // More processes on the node than cores: a waiting process must give its core away at once.
   bool oversubscribed() const noexcept { return oversubscribed_; }
   ArenaCounters& counters(int node_rank) const noexcept;
+  // The data of the slot that holds `ticket`, and its stamp (ticket + 1 once the owner staged it).
   std::byte* slot(int node_rank, std::uint64_t ticket) const noexcept;
+  std::atomic<std::uint64_t>& stamp(int node_rank, std::uint64_t ticket) const noexcept;
 
   // Whether every other process's `consumed` reached `value`. Counters only grow, so the lowest
   // one seen last time answers most asks without touching the others' cache lines.
