@@ -1,10 +1,12 @@
 // Merging sorted runs as they land: any landing order and any split of a run into pieces gives
-// the stable merge (lower source first on equal keys), and runs never reported are merged by
-// finish().
+// the stable merge (lower source first on equal keys) in the destination, also with one run
+// resident in the destination and with the final merge held back until finish(); runs never
+// reported are merged by finish().
 
 #include <algorithm>
 #include <cstddef>
 #include <functional>
+#include <numeric>
 #include <random>
 #include <string>
 #include <utility>
@@ -17,6 +19,7 @@
 
 namespace {
 
+using dash::detail::RunMergePlacement;
 using dash::detail::RunMergeTree;
 
 struct Tagged {
@@ -80,62 +83,124 @@ TEST(RunMergeTree, AnyLandingOrderInPiecesGivesTheStableMerge) {
       }
     }
     std::shuffle(pieces.begin(), pieces.end(), random);
-    std::vector<Tagged> buffer = runs.buffer;
-    RunMergeTree<Tagged, decltype(&by_key)> merge(buffer, runs.sizes, &by_key);
-    for (const auto& [source, count] : pieces) {
-      merge.landed(source, count);
+    // Every third trial keeps one run in the destination; every second one holds the final merge back.
+    RunMergePlacement placement;
+    placement.destination_busy = trial % 2 == 1;
+    std::vector<Tagged> received = runs.buffer;
+    std::vector<Tagged> destination(runs.buffer.size());
+    if (trial % 3 == 0) {
+      placement.resident = static_cast<std::size_t>(trial / 3) % sources;
+      const auto resident = static_cast<std::ptrdiff_t>(placement.resident);
+      const auto begin = static_cast<std::ptrdiff_t>(
+          std::accumulate(runs.sizes.begin(), runs.sizes.begin() + resident, std::size_t{0}));
+      const std::size_t count = runs.sizes[placement.resident];
+      std::copy_n(runs.buffer.begin() + begin, count, destination.begin() + begin);
+      // What lands in `received` for the resident run is never read.
+      std::fill_n(received.begin() + begin, count, Tagged{-1, 99, 99});
     }
+    RunMergeTree<Tagged, decltype(&by_key)> merge(received, destination, runs.sizes, &by_key, placement);
+    for (const auto& [source, count] : pieces) {
+      if (source != placement.resident) {
+        merge.landed(source, count);
+      }
+    }
+    EXPECT_EQ(merge.done(), !placement.destination_busy);
+    merge.finish();
     EXPECT_TRUE(merge.done());
-    expect_stable_merge(buffer, runs);
+    expect_stable_merge(destination, runs);
   }
 }
 
 TEST(RunMergeTree, MergesAsSoonAsNeighboursAreComplete) {
-  // Sources 0 and 1 are siblings in the tree of four: their merge happens on the second landing.
-  std::vector<int> buffer{5, 6, 1, 2, 9, 0};
+  // Sources 0 and 1 are siblings in the tree of four, source 0 resident in the destination: their
+  // merge happens on the landing of source 1, into the received buffer's memory of both.
+  std::vector<int> received{-1, -1, 1, 2, 9, 0};
+  std::vector<int> destination{5, 6, -1, -1, -1, -1};
   const std::vector<std::size_t> sizes{2, 2, 1, 1};
-  RunMergeTree<int, std::less<>> merge(buffer, sizes, std::less<>());
+  RunMergeTree<int, std::less<>> merge(received, destination, sizes, std::less<>(),
+                                       RunMergePlacement{.resident = 0, .destination_busy = true});
   merge.landed(1, 2);
-  EXPECT_EQ(buffer, (std::vector<int>{5, 6, 1, 2, 9, 0}));
-  merge.landed(0, 2);
-  EXPECT_EQ(buffer, (std::vector<int>{1, 2, 5, 6, 9, 0}));
-  EXPECT_FALSE(merge.done());
+  EXPECT_EQ(received, (std::vector<int>{1, 2, 5, 6, 9, 0}));
   merge.landed(3, 1);
   merge.landed(2, 1);
+  EXPECT_FALSE(merge.done());
+  EXPECT_EQ(destination, (std::vector<int>{5, 6, -1, -1, -1, -1}));
+  merge.finish();
   EXPECT_TRUE(merge.done());
-  EXPECT_EQ(buffer, (std::vector<int>{0, 1, 2, 5, 6, 9}));
+  EXPECT_EQ(destination, (std::vector<int>{0, 1, 2, 5, 6, 9}));
+}
+
+TEST(RunMergeTree, AResidentRunStaysInPlaceAndTheFinalMergeWaitsWhenTheDestinationIsBusy) {
+  // Two sources, the first resident in the destination (as with two members, member 0 in place).
+  std::vector<int> received{0, 0, 0, 2, 3, 8};
+  std::vector<int> destination{1, 4, 7, -1, -1, -1};
+  const std::vector<std::size_t> sizes{3, 3};
+  RunMergeTree<int, std::less<>> merge(received, destination, sizes, std::less<>(),
+                                       RunMergePlacement{.resident = 0, .destination_busy = true});
+  merge.landed(1, 3);
+  EXPECT_FALSE(merge.done());
+  EXPECT_EQ(destination, (std::vector<int>{1, 4, 7, -1, -1, -1}));
+  merge.finish();
+  EXPECT_TRUE(merge.done());
+  EXPECT_EQ(destination, (std::vector<int>{1, 2, 3, 4, 7, 8}));
+  // The last of two sources resident: merged from the front.
+  std::vector<int> received_last{2, 9, -1, -1, -1, -1};
+  std::vector<int> destination_last{-1, -1, 1, 5, 6, 10};
+  const std::vector<std::size_t> sizes_last{2, 4};
+  RunMergeTree<int, std::less<>> merge_last(received_last, destination_last, sizes_last, std::less<>(),
+                                            RunMergePlacement{.resident = 1, .destination_busy = false});
+  EXPECT_FALSE(merge_last.done());
+  merge_last.landed(0, 2);
+  EXPECT_TRUE(merge_last.done());
+  EXPECT_EQ(destination_last, (std::vector<int>{1, 2, 5, 6, 9, 10}));
+}
+
+TEST(RunMergeTree, RunsAlreadyInOrderAreConcatenated) {
+  std::vector<int> received{1, 2, 3, 4, 5, 6, 7};
+  std::vector<int> destination(7, -1);
+  const std::vector<std::size_t> sizes{1, 2, 0, 3, 1};
+  RunMergeTree<int, std::less<>> merge(received, destination, sizes, std::less<>());
+  for (std::size_t source = 0; source < sizes.size(); ++source) {
+    merge.landed(source, sizes[source]);
+  }
+  EXPECT_TRUE(merge.done());
+  EXPECT_EQ(destination, received);
 }
 
 TEST(RunMergeTree, FinishMergesRunsThatWereNeverReported) {
   std::mt19937_64 random(17);
   const Runs runs = random_runs(random, 6, 20, 8);
-  std::vector<Tagged> buffer = runs.buffer;
-  RunMergeTree<Tagged, decltype(&by_key)> merge(buffer, runs.sizes, &by_key);
+  std::vector<Tagged> received = runs.buffer;
+  std::vector<Tagged> destination(received.size());
+  RunMergeTree<Tagged, decltype(&by_key)> merge(received, destination, runs.sizes, &by_key);
   merge.landed(4, runs.sizes[4]);
   merge.landed(0, runs.sizes[0]);
   merge.finish();
   EXPECT_TRUE(merge.done());
-  expect_stable_merge(buffer, runs);
+  expect_stable_merge(destination, runs);
 }
 
 TEST(RunMergeTree, EmptyRunsAreCompleteFromTheStart) {
-  std::vector<int> buffer{3, 1};
+  std::vector<int> received{3, 1};
+  std::vector<int> destination(2, -1);
   const std::vector<std::size_t> sizes{0, 1, 0, 0, 1, 0};
-  RunMergeTree<int, std::less<>> merge(buffer, sizes, std::less<>());
+  RunMergeTree<int, std::less<>> merge(received, destination, sizes, std::less<>());
   EXPECT_FALSE(merge.done());
   merge.landed(4, 1);
   merge.landed(1, 1);
   EXPECT_TRUE(merge.done());
-  EXPECT_EQ(buffer, (std::vector<int>{1, 3}));
+  EXPECT_EQ(destination, (std::vector<int>{1, 3}));
   std::vector<int> nothing;
+  std::vector<int> nowhere;
   const std::vector<std::size_t> all_empty{0, 0, 0};
-  EXPECT_TRUE((RunMergeTree<int, std::less<>>(nothing, all_empty, std::less<>()).done()));
+  EXPECT_TRUE((RunMergeTree<int, std::less<>>(nothing, nowhere, all_empty, std::less<>()).done()));
 }
 
 TEST(RunMergeTree, RejectsMoreElementsThanARunHas) {
-  std::vector<int> buffer{1, 2, 3};
+  std::vector<int> received{1, 2, 3};
+  std::vector<int> destination(3);
   const std::vector<std::size_t> sizes{2, 1};
-  RunMergeTree<int, std::less<>> merge(buffer, sizes, std::less<>());
+  RunMergeTree<int, std::less<>> merge(received, destination, sizes, std::less<>());
   merge.landed(0, 1);
   EXPECT_THROW(merge.landed(0, 2), dash::AssertionFailure);
 }

@@ -132,16 +132,10 @@ void sort_range(GlobIter<T, PatternT> first, GlobIter<T, PatternT> last, Less le
     ++pieces;
   });
   const std::size_t size = part.size();
+  // Every path sorts in place: the slice goes back where the sorted elements were.
+  const auto same_memory = [](auto elements) { return [elements](std::size_t) { return elements; }; };
   // Scratch memory is not value-initialised: every element is written before it is read.
   std::unique_ptr<T[]> placed;
-  const auto slice_target = [&](std::size_t received) {
-    if (in_place) {
-      return std::span<T>(own, received);
-    }
-    placed = std::make_unique_for_overwrite<T[]>(received);
-    return std::span<T>(placed.get(), received);
-  };
-
   if (options.stable) {
     auto local = std::make_unique_for_overwrite<Positioned<T>[]>(size);
     std::size_t next = 0;
@@ -153,22 +147,27 @@ void sort_range(GlobIter<T, PatternT> first, GlobIter<T, PatternT> last, Less le
     const auto by_key_then_position = [&less](const Positioned<T>& a, const Positioned<T>& b) {
       return less(a.value, b.value) || (!less(b.value, a.value) && a.position < b.position);
     };
-    std::unique_ptr<Positioned<T>[]> received;
-    parallel_sort_into(std::span<Positioned<T>>(local.get(), size), by_key_then_position, group, settings,
-                       [&](std::size_t count) {
-                         received = std::make_unique_for_overwrite<Positioned<T>[]>(count);
-                         return std::span<Positioned<T>>(received.get(), count);
-                       });
-    const std::span<T> target = slice_target(size);
-    for (std::size_t i = 0; i < size; ++i) {
-      target[i] = received[i].value;
+    const std::span<Positioned<T>> elements(local.get(), size);
+    parallel_sort_into(elements, by_key_then_position, group, settings, same_memory(elements));
+    T* target = own;
+    if (!in_place) {
+      placed = std::make_unique_for_overwrite<T[]>(size);
+      target = placed.get();
     }
+    for (std::size_t i = 0; i < size; ++i) {
+      target[i] = local[i].value;
+    }
+  } else if (in_place) {
+    // The part is the slice's memory: sorted, sent and merged right there, without a copy.
+    const std::span<T> elements(own, size);
+    parallel_sort_into(elements, less, group, settings, same_memory(elements));
   } else {
-    auto local = std::make_unique_for_overwrite<T[]>(size);
+    placed = std::make_unique_for_overwrite<T[]>(size);
     part.for_each_stretch([&](const LocalStretch& stretch) {
-      std::copy_n(part.memory() + stretch.local_begin, stretch.length, local.get() + stretch.part_offset);
+      std::copy_n(part.memory() + stretch.local_begin, stretch.length, placed.get() + stretch.part_offset);
     });
-    parallel_sort_into(std::span<T>(local.get(), size), less, group, settings, slice_target);
+    const std::span<T> elements(placed.get(), size);
+    parallel_sort_into(elements, less, group, settings, same_memory(elements));
   }
   if (!in_place) {
     // Safe without a barrier first: the exchange completed only after every unit had packed its part.

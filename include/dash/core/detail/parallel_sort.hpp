@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <numeric>
 #include <span>
 #include <type_traits>
@@ -19,6 +20,7 @@
 #include <dash/comm/alltoall.hpp>
 #include <dash/comm/alltoallv.hpp>
 #include <dash/comm/arrival.hpp>
+#include <dash/comm/check.hpp>
 #include <dash/comm/exception.hpp>
 #include <dash/comm/group.hpp>
 #include <dash/comm/ops.hpp>
@@ -76,13 +78,15 @@ struct ParallelSortSettings {
 // std::span<T> of exactly `size` elements): the elements of global ranks
 // [floor(k N / p), floor((k + 1) N / p)), N the total, so every slice has floor(N / p) or
 // ceil(N / p) elements (or the slices settings.slice_ends asks for). `local` is sorted in place and
-// is the send buffer; the slice memory must not overlap it. Elements are ranked by
-// (key, member, position in the member's locally sorted input); with the stable kernel that makes
-// the sort stable: equal elements keep the order of the members' concatenated inputs.
+// is the send buffer. The slice memory either does not overlap it or is `local` itself (in place;
+// the slice must then have local.size() elements): the received runs are merged into it once the
+// exchange has completed. Elements are ranked by (key, member, position in the member's locally
+// sorted input); with the stable kernel that makes the sort stable: equal elements keep the order
+// of the members' concatenated inputs.
 // Cost per member with n elements: O(n lg n) to sort locally, the splitter search (a few rounds
 // typically, floor(lg n_max) + 1 at most for the largest local count n_max, each moving O(p u)
 // proposals and counts for u unresolved splitters), an alltoall of p counts, an alltoallv moving
-// each element at most once, and O(n lg p) to merge.
+// each element at most once, and O(n lg p) to merge, with scratch memory for up to 2 n elements.
 template <class T, class Less, class SliceMemory>
 SliceInfo parallel_sort_into(std::span<T> local, Less less, const comm::Group& group,
                              const ParallelSortSettings& settings, SliceMemory slice_memory) {
@@ -134,9 +138,40 @@ SliceInfo parallel_sort_into(std::span<T> local, Less less, const comm::Group& g
   std::vector<std::size_t> receive_counts(p);
   comm::alltoall(send_counts, receive_counts, group);
 
-  const std::span<T> received = slice_memory(std::accumulate(receive_counts.begin(), receive_counts.end(), std::size_t{0}));
-  RunMergeTree<T, Less> merge(received, receive_counts, less);
-  auto exchange = comm::ialltoallv(std::span<const T>(local), send_counts, received, receive_counts, group);
+  const std::size_t slice_size = std::accumulate(receive_counts.begin(), receive_counts.end(), std::size_t{0});
+  const std::span<T> slice_span = slice_memory(slice_size);
+  const bool in_place = slice_span.data() == local.data() && slice_size != 0;
+  assert_that(!in_place || slice_size == local.size(),
+              "dash::detail::parallel_sort_into: in-place slice memory must have the size of the local elements");
+  // Received runs land in scratch memory, laid out like the slice. In place, the member's own run
+  // stays where it is when it lies at one end of `local` and at the same offset in the slice: it is
+  // then left out of the exchange (as with two members, or the first or last member).
+  const auto me = static_cast<std::size_t>(group.rank());
+  const auto before_me = [me](const std::vector<std::size_t>& counts) {
+    return std::accumulate(counts.begin(), counts.begin() + static_cast<std::ptrdiff_t>(me), std::size_t{0});
+  };
+  const std::size_t own_offset = before_me(send_counts);
+  const std::size_t own_count = send_counts[me];
+  const bool own_resident = in_place && own_count != 0 && own_offset == before_me(receive_counts) &&
+                            (own_offset == 0 || own_offset + own_count == local.size());
+  const auto received_memory = std::make_unique_for_overwrite<T[]>(slice_size);
+  const std::span<T> received(received_memory.get(), slice_size);
+  RunMergePlacement placement;
+  placement.destination_busy = in_place;
+  std::span<const T> send = local;
+  std::span<T> landing = received;
+  if (own_resident) {
+    placement.resident = me;
+    send_counts[me] = 0;
+    receive_counts[me] = 0;
+    const std::size_t others = slice_size - own_count;
+    send = own_offset == 0 ? send.subspan(own_count) : send.first(others);
+    landing = own_offset == 0 ? landing.subspan(own_count) : landing.first(others);
+  }
+  std::vector<std::size_t> run_sizes = receive_counts;
+  run_sizes[me] += own_resident ? own_count : 0;
+  RunMergeTree<T, Less> merge(received, slice_span, run_sizes, less, placement);
+  auto exchange = comm::ialltoallv(send, send_counts, landing, receive_counts, group);
   if (settings.merge_while_landing) {
     exchange.for_each_arrival([&](const comm::Arrival<T>& arrival) {
       const auto merge_start = Clock::now();

@@ -1,13 +1,24 @@
 #pragma once
-// Merges sorted runs that land one by one in a buffer (seed 004 §5.3: the k-way merge of a sort
-// as a partial-aggregation consumer). The runs lie side by side in source order, as the
-// canonical output of an alltoallv packs them. A fixed balanced binary tree over the sources
-// merges two neighbouring ranges as soon as both are complete, so merging overlaps the exchange
-// while the result stays stable: on equal keys the lower source comes first. Every element takes
-// part in ceil(lg p) merges at most.
+// Merges sorted runs that land one by one (seed 004 §5.3: the k-way merge of a sort as a
+// partial-aggregation consumer). The runs lie side by side in source order, as the canonical
+// output of an alltoallv packs them. A fixed balanced binary tree over the sources merges two
+// neighbouring ranges as soon as both are complete, so merging overlaps the exchange while the
+// result stays stable: on equal keys the lower source comes first. Every element takes part in
+// ceil(lg p) merges at most.
+//
+// Merges are out of place and branch-free (std::merge and std::inplace_merge branch on every
+// comparison, which random keys mispredict half the time). Runs land in a `received` buffer and the
+// result goes to a separate `destination`; inner merges alternate between `received` and a scratch
+// buffer allocated only when a merge needs it (from p = 3 on). All three buffers share one layout:
+// a range of sources occupies the same offsets in each. A merge may write into the buffer that
+// holds one of its two inputs, since that input lies at one end of the output: merging from the
+// other end never overwrites an element not yet read. This lets one run (`resident`) stay where it
+// already is in the destination, and a range whose other half is empty is not moved.
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
+#include <memory>
 #include <span>
 #include <string>
 #include <utility>
@@ -17,24 +28,84 @@
 
 namespace dash::detail {
 
+// Merges the sorted ranges [a, a_end) and [b, b_end) into out, stably (a first on equal keys).
+// out may be where [b, b_end) ends up (then out + (a_end - a) == b), never inside [a, a_end).
+// Branch-free: the comparison selects the element and advances one of the inputs.
+template <class T, class Less>
+void merge_forward(const T* a, const T* a_end, const T* b, const T* b_end, T* out, Less& less) {
+  while (a != a_end && b != b_end) {
+    const bool take_b = less(*b, *a);
+    *out = take_b ? *b : *a;
+    ++out;
+    a += static_cast<std::ptrdiff_t>(!take_b);
+    b += static_cast<std::ptrdiff_t>(take_b);
+  }
+  if (a != a_end) {
+    std::copy(a, a_end, out);
+  } else if (out != b) {
+    std::copy(b, b_end, out);
+  }
+}
+
+// The same merge filled from the back, ending at out_end. [a, a_end) may be where it ends up (then
+// a_end + (b_end - b) == out_end); out_end never inside [b, b_end).
+template <class T, class Less>
+void merge_backward(const T* a, const T* a_end, const T* b, const T* b_end, T* out_end, Less& less) {
+  while (a != a_end && b != b_end) {
+    const bool take_a = less(*(b_end - 1), *(a_end - 1));
+    --out_end;
+    *out_end = take_a ? *(a_end - 1) : *(b_end - 1);
+    a_end -= static_cast<std::ptrdiff_t>(take_a);
+    b_end -= static_cast<std::ptrdiff_t>(!take_a);
+  }
+  if (b != b_end) {
+    std::copy_backward(b, b_end, out_end);
+  } else if (out_end != a_end) {
+    std::copy_backward(a, a_end, out_end);
+  }
+}
+
+// Where a run, or a merged range of runs, lies.
+enum class RunBuffer : std::uint8_t { received, scratch, destination };
+
+struct RunMergePlacement {
+  static constexpr std::size_t no_source = static_cast<std::size_t>(-1);
+  // The source whose run is already in the destination at its offsets (it never lands in `received`).
+  std::size_t resident = no_source;
+  // The destination is still being read (the exchange's send buffer): the final merge, the only one
+  // that writes there, waits for finish().
+  bool destination_busy = false;
+};
+
 template <class T, class Less>
 class RunMergeTree {
 public:
-  // `buffer` holds run_sizes[s] elements of source s, sources in order; each run is sorted by
-  // `less` once it has landed completely.
-  RunMergeTree(std::span<T> buffer, std::span<const std::size_t> run_sizes, Less less)
-      : buffer_(buffer),
+  // Run s has run_sizes[s] elements; it lands at offset run_sizes[0] + ... + run_sizes[s - 1] of
+  // `received` and is sorted by `less` once it has landed completely. `received` and `destination`
+  // have room for all runs and do not overlap.
+  RunMergeTree(std::span<T> received, std::span<T> destination, std::span<const std::size_t> run_sizes, Less less,
+               RunMergePlacement placement = {})
+      : received_(received),
+        destination_(destination),
         less_(std::move(less)),
+        placement_(placement),
         start_(run_sizes.size() + 1, 0),
         missing_(run_sizes.begin(), run_sizes.end()),
         leaf_(run_sizes.size(), 0) {
     for (std::size_t s = 0; s < run_sizes.size(); ++s) {
       start_[s + 1] = start_[s] + run_sizes[s];
     }
-    assert_that(start_.back() == buffer.size(), "dash::detail::RunMergeTree: run sizes do not add up to the buffer");
+    assert_that(start_.back() == received.size() && start_.back() == destination.size(),
+                "dash::detail::RunMergeTree: run sizes do not add up to the buffers");
+    assert_that(placement.resident == RunMergePlacement::no_source || placement.resident < run_sizes.size(),
+                "dash::detail::RunMergeTree: the resident run is not one of the sources");
     if (!run_sizes.empty()) {
       nodes_.reserve(2 * run_sizes.size() - 1);
       build(0, run_sizes.size(), none);
+    }
+    if (placement.resident != RunMergePlacement::no_source) {
+      nodes_[leaf_[placement.resident]].where = RunBuffer::destination;
+      missing_[placement.resident] = 0;
     }
     for (std::size_t s = 0; s < run_sizes.size(); ++s) {
       if (missing_[s] == 0) {
@@ -58,7 +129,8 @@ public:
     }
   }
 
-  // Every run has landed (some possibly unreported, e.g. a member's block to itself): merges the rest.
+  // Every run has landed (some possibly unreported, e.g. a member's block to itself) and the
+  // destination is free: merges the rest into it.
   void finish() {
     for (std::size_t s = 0; s < missing_.size(); ++s) {
       if (missing_[s] != 0) {
@@ -66,15 +138,20 @@ public:
         complete(s);
       }
     }
+    placement_.destination_busy = false;
+    if (!nodes_.empty() && !nodes_.front().complete) {
+      merge(0);
+    }
   }
 
-  // The whole buffer is one sorted run.
+  // The destination holds all runs merged.
   bool done() const noexcept { return nodes_.empty() || nodes_.front().complete; }
 
 private:
   static constexpr std::size_t none = static_cast<std::size_t>(-1);
 
-  // Sources [first, last); an inner node's children split them at `middle`.
+  // Sources [first, last); an inner node's children split them at `middle`. `where` holds the
+  // node's elements once it is complete.
   struct Node {
     std::size_t first = 0;
     std::size_t middle = 0;
@@ -83,6 +160,7 @@ private:
     std::size_t left = none;
     std::size_t right = none;
     bool complete = false;
+    RunBuffer where = RunBuffer::received;
   };
 
   std::size_t build(std::size_t first, std::size_t last, std::size_t parent) {
@@ -101,20 +179,87 @@ private:
 
   void complete(std::size_t source) {
     std::size_t node = leaf_[source];
-    nodes_[node].complete = true;
-    for (node = nodes_[node].parent; node != none; node = nodes_[node].parent) {
-      Node& up = nodes_[node];
-      if (!nodes_[up.left].complete || !nodes_[up.right].complete) {
+    if (node != 0) {
+      nodes_[node].complete = true;
+      node = nodes_[node].parent;
+    }
+    for (; node != none; node = nodes_[node].parent) {
+      const Node& up = nodes_[node];
+      if ((up.left != none && (!nodes_[up.left].complete || !nodes_[up.right].complete)) ||
+          (node == 0 && placement_.destination_busy)) {
         return;
       }
-      const auto at = [&](std::size_t s) { return buffer_.begin() + static_cast<std::ptrdiff_t>(start_[s]); };
-      std::inplace_merge(at(up.first), at(up.middle), at(up.last), less_);
-      up.complete = true;
+      merge(node);
     }
   }
 
-  std::span<T> buffer_;
+  T* buffer(RunBuffer where) {
+    switch (where) {
+      case RunBuffer::received:
+        return received_.data();
+      case RunBuffer::scratch:
+        if (!scratch_) {
+          scratch_ = std::make_unique_for_overwrite<T[]>(received_.size());
+        }
+        return scratch_.get();
+      case RunBuffer::destination:
+        break;
+    }
+    return destination_.data();
+  }
+
+  // Merges the two children of `index` (both complete) into one buffer; the root's goes to the
+  // destination. An inner merge writes to `received` unless both inputs are there.
+  void merge(std::size_t index) {
+    Node& node = nodes_[index];
+    const bool root = index == 0;
+    const std::size_t first = start_[node.first];
+    const std::size_t middle = start_[node.middle];
+    const std::size_t last = start_[node.last];
+    // A leaf (the root of a single source) is its own merged range, where it landed.
+    if (node.left != none && (middle == first || middle == last)) {
+      // One side is empty: the other is the merged range, wherever it is.
+      node.where = nodes_[middle == first ? node.right : node.left].where;
+    } else if (node.left != none) {
+      const RunBuffer left = nodes_[node.left].where;
+      const RunBuffer right = nodes_[node.right].where;
+      RunBuffer out = RunBuffer::received;
+      if (root) {
+        out = RunBuffer::destination;
+      } else if (left == RunBuffer::received && right == RunBuffer::received) {
+        out = RunBuffer::scratch;
+      }
+      const T* a = buffer(left);
+      const T* b = buffer(right);
+      T* target = buffer(out);
+      if (!less_(b[middle], a[middle - 1])) {
+        // Already in order: the merge is a concatenation.
+        if (left != out) {
+          std::copy(a + first, a + middle, target + first);
+        }
+        if (right != out) {
+          std::copy(b + middle, b + last, target + middle);
+        }
+      } else if (left == out) {
+        merge_backward(a + first, a + middle, b + middle, b + last, target + last, less_);
+      } else {
+        merge_forward(a + first, a + middle, b + middle, b + last, target + first, less_);
+      }
+      node.where = out;
+    }
+    if (root && node.where != RunBuffer::destination) {
+      const T* from = buffer(node.where);
+      std::copy(from + first, from + last, destination_.data() + first);
+      node.where = RunBuffer::destination;
+    }
+    node.complete = true;
+  }
+
+  std::span<T> received_;
+  std::span<T> destination_;
   Less less_;
+  RunMergePlacement placement_;
+  std::unique_ptr<T[]> scratch_;
   std::vector<std::size_t> start_;    // start_[s]: where source s's run begins; start_[p] = the size
   std::vector<std::size_t> missing_;  // elements of each run still to land
   std::vector<std::size_t> leaf_;     // each source's node
