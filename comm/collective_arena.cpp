@@ -19,7 +19,7 @@ static_assert(sizeof(ArenaCounters) <= counters_bytes);
 static_assert(std::atomic<std::uint64_t>::is_always_lock_free,
               "the arena's counters live in memory shared between processes, so they must be lock-free");
 
-constexpr std::size_t region_bytes = counters_bytes + CollectiveArena::slot_count * CollectiveArena::slot_bytes;
+constexpr std::size_t region_bytes = counters_bytes + CollectiveArena::slot_count * CollectiveArena::slot_stride;
 
 // MPI_Win_allocate_shared promises no alignment beyond the basic one, and the counters want
 // their own cache lines: each region starts at the first 64-byte boundary of its memory.
@@ -57,7 +57,7 @@ CollectiveArena::CollectiveArena(MPI_Comm node) {
   check_mpi(MPI_Win_lock_all(MPI_MODE_NOCHECK, window_), "dash::init: MPI_Win_lock_all (collective arena)");
   new (aligned(mine)) ArenaCounters();
   for (std::uint64_t slot = 0; slot < slot_count; ++slot) {
-    new (aligned(mine) + counters_bytes + slot * slot_bytes) std::atomic<std::uint64_t>(0);
+    new (aligned(mine) + counters_bytes + slot * slot_stride) std::atomic<std::uint64_t>(0);
   }
   regions_.resize(static_cast<std::size_t>(size));
   for (int r = 0; r < size; ++r) {
@@ -85,12 +85,13 @@ ArenaCounters& CollectiveArena::counters(int node_rank) const noexcept {
 }
 
 std::atomic<std::uint64_t>& CollectiveArena::stamp(int node_rank, std::uint64_t ticket) const noexcept {
-  std::byte* start = regions_[static_cast<std::size_t>(node_rank)] + counters_bytes + (ticket % slot_count) * slot_bytes;
+  std::byte* start =
+      regions_[static_cast<std::size_t>(node_rank)] + counters_bytes + (ticket % slot_count) * slot_stride;
   return *std::launder(reinterpret_cast<std::atomic<std::uint64_t>*>(start));
 }
 
 std::byte* CollectiveArena::slot(int node_rank, std::uint64_t ticket) const noexcept {
-  return regions_[static_cast<std::size_t>(node_rank)] + counters_bytes + (ticket % slot_count) * slot_bytes +
+  return regions_[static_cast<std::size_t>(node_rank)] + counters_bytes + (ticket % slot_count) * slot_stride +
          stamp_bytes;
 }
 

@@ -34,7 +34,7 @@ void copy_bytes(std::byte* to, const std::byte* from, std::size_t bytes) noexcep
 
 // Slices of a reduce_scatter chunk start on cache lines of their own.
 std::size_t slice_bytes(int size) noexcept {
-  return CollectiveArena::slot_capacity / static_cast<std::size_t>(size) / 64 * 64;
+  return CollectiveArena::slot_bytes / static_cast<std::size_t>(size) / 64 * 64;
 }
 
 class SharedMemoryRun final : public DirectRun, public CollectiveRun {
@@ -397,7 +397,7 @@ bool runs_in_shared_memory(Coll collective) noexcept {
 
 std::size_t shared_memory_chunk_elements(Coll collective, int size, std::size_t element_size) noexcept {
   const bool sliced = collective == Coll::reduce_scatter || collective == Coll::alltoall;
-  const std::size_t room = sliced ? slice_bytes(size) : CollectiveArena::slot_capacity;
+  const std::size_t room = sliced ? slice_bytes(size) : CollectiveArena::slot_bytes;
   return room / element_size;
 }
 

@@ -4,7 +4,7 @@
 //
 // dash::init allocates one region per process with MPI_Win_allocate_shared over the processes of
 // its node: three progress counters, each on a cache line of its own, then `slot_count` slots of
-// `slot_bytes`. A slot starts with its stamp, the ticket + 1 of the chunk it holds, stored after
+// `slot_bytes` of data. A slot starts with its stamp, the ticket + 1 of the chunk it holds, stored after
 // the chunk: a short chunk shares the stamp's cache line, so a reader that sees the stamp has the
 // data with the same cache-line transfer. A collective numbers its chunks with tickets taken from one sequence that every
 // process of the node advances alike (the collectives that use the arena run on the world group,
@@ -42,7 +42,8 @@ public:
   static constexpr std::size_t slot_bytes = std::size_t{256} * 1024;
   static constexpr std::uint64_t slot_count = 4;
   static constexpr std::size_t stamp_bytes = sizeof(std::uint64_t);
-  static constexpr std::size_t slot_capacity = slot_bytes - stamp_bytes;  // a chunk's bytes
+  // Stamp, data, padding to the next cache line: slots start on cache lines of their own.
+  static constexpr std::size_t slot_stride = slot_bytes + 64;
 
   // Collective over `node`: every member allocates its region.
   explicit CollectiveArena(MPI_Comm node);
