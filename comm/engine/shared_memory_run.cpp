@@ -20,6 +20,9 @@ constexpr std::uint64_t slot_count = CollectiveArena::slot_count;
 // Unsuccessful polls of a run before its waits start yielding the core (about 10 us).
 constexpr unsigned spin_polls = 256;
 
+// Finished runs whose memory is kept for the next ones.
+constexpr std::size_t kept_runs = 4;
+
 void pause_briefly() noexcept {
 #if defined(__x86_64__) || defined(__i386__)
   __builtin_ia32_pause();
@@ -127,7 +130,7 @@ private:
   static std::vector<void*>& idle_memory() {
     static std::vector<void*> idle = [] {
       std::vector<void*> kept;
-      kept.reserve(slot_count);
+      kept.reserve(kept_runs);
       return kept;
     }();
     return idle;
@@ -164,6 +167,11 @@ private:
       }
     }
     return true;
+  }
+
+  // What process `owner` staged in ticket t's slot for this process (reduce_scatter, alltoall).
+  const std::byte* slice_for_me(int owner, std::uint64_t t) const noexcept {
+    return arena_.slot(owner, t) + static_cast<std::size_t>(rank_) * slice_bytes(size_);
   }
 
   // Chunk `chunk` of contribution `contribution` of a buffer with this layout.
@@ -285,8 +293,7 @@ private:
     } else if (call_.collective == Coll::reduce_scatter) {  // the chunk of this process's own block
       const auto me = static_cast<std::uint32_t>(rank_);
       combine_in_rank_order(call_.output + layout_.offset(reduced_), count, [&](int r) -> const std::byte* {
-        return r == rank_ ? call_.input + offset(layout_, me, reduced_)
-                          : arena_.slot(r, t) + static_cast<std::size_t>(rank_) * slice_bytes(size_);
+        return r == rank_ ? call_.input + offset(layout_, me, reduced_) : slice_for_me(r, t);
       });
       ++final_chunks_;
     } else if (call_.collective == Coll::alltoall) {  // this process's block from every process
@@ -294,9 +301,7 @@ private:
       for (int r = 0; r < size_; ++r) {
         const auto source = static_cast<std::uint32_t>(r);
         copy_bytes(call_.output + offset(layout_, source, reduced_),
-                   r == rank_ ? call_.input + offset(layout_, me, reduced_)
-                              : arena_.slot(r, t) + static_cast<std::size_t>(rank_) * slice_bytes(size_),
-                   count * e);
+                   r == rank_ ? call_.input + offset(layout_, me, reduced_) : slice_for_me(r, t), count * e);
         arrivals_.push_back(source * chunks_ + reduced_);
       }
     }

@@ -4,12 +4,13 @@
 //
 // dash::init allocates one region per process with MPI_Win_allocate_shared over the processes of
 // its node: three progress counters, each on a cache line of its own, then `slot_count` slots of
-// `slot_bytes` of data. A slot starts with its stamp, the ticket + 1 of the chunk it holds, stored after
-// the chunk: a short chunk shares the stamp's cache line, so a reader that sees the stamp has the
-// data with the same cache-line transfer. A collective numbers its chunks with tickets taken from one sequence that every
-// process of the node advances alike (the collectives that use the arena run on the world group,
-// whose members call them in the same order), so counters only ever grow: they are never reset
-// between calls, and a counter left behind by an earlier call can never satisfy a later one.
+// `slot_bytes` of data. A slot starts with its stamp, the ticket + 1 of the chunk it holds,
+// stored after the chunk: a short chunk shares the stamp's cache line, so a reader that sees the
+// stamp has the data with the same cache-line transfer. A collective numbers its chunks with
+// tickets taken from one sequence that every process of the node advances alike (the collectives
+// that use the arena run on the world group, whose members call them in the same order), so
+// counters only ever grow: they are never reset between calls, and a counter left behind by an
+// earlier call can never satisfy a later one.
 // Chunk ticket t lives in slot t % slot_count.
 //
 // Counters are std::atomic<std::uint64_t>: lock-free, hence address-free, so processes mapping
