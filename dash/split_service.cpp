@@ -3,16 +3,20 @@
 #include <functional>
 #include <bit>
 #include <iterator>
+#include <string>
 #include <utility>
 
 #include <mpi.h>
 
 #include <dash/comm/allgather.hpp>
 #include <dash/comm/allgatherv.hpp>
+#include <dash/comm/allreduce.hpp>
 #include <dash/comm/alltoallv.hpp>
 #include <dash/comm/detail/table_window.hpp>
 #include <dash/comm/scan.hpp>
 #include <dash/comm/message_count.hpp>
+#include <dash/comm/check.hpp>
+#include <dash/comm/exception.hpp>
 #include <dash/comm/mpi_call.hpp>
 #include <dash/core/detail/parallel_sort.hpp>
 #include <dash/core/detail/split_service.hpp>
@@ -66,6 +70,10 @@ std::vector<SplitRecord> merged(const std::vector<SplitRecord>& a, const std::ve
 }
 
 }  // namespace
+
+// Up to this many members a full table (16 bytes a row while splitting, 4 after) costs less
+// than the sort's extra collectives; beyond, the distributed table keeps memory at O(n/p).
+constexpr int automatic_full_table_limit = 1024;
 
 namespace {
 
@@ -238,15 +246,33 @@ TableLayout table_layout(int n, int sorters, int table_holders) {
   return {n / table_holders, table_holders};
 }
 
+// The table layout of a split with valid `options` of a team of n members, and its number of sorters p.
+struct DistributedSplit {
+  int sorters;
+  TableLayout layout;
+};
+
+DistributedSplit distributed_split(int n, const SplitOptions& options) {
+  const int sorters = options.sorters > 0 ? options.sorters : default_sorters(n);
+  const int p = std::clamp(sorters, 1, doubling_size(n));
+  return {p, table_layout(n, p, options.table_holders)};
+}
+
+bool keeps_distributed_table(int n, SplitAlgorithm algorithm) {
+  return algorithm == SplitAlgorithm::parallel_sort_distributed_table ||
+         (algorithm == SplitAlgorithm::automatic && n > automatic_full_table_limit);
+}
+
 // Moves the complete rows of the caller's sort slice (`sorted`, items from `sorted_first`; empty
 // for a member that did not sort) to the holders that keep them, and receives the caller's own
-// rows, if it holds any, into its segment of the table window. Sort group j feeds the table groups
-// g with g mod sort_stride == j, so each table group gets one whole copy. A pair of processes
-// exchanges at most one message, since a process sorts in one sort group and holds in one table
-// group; rows that stay on the process are copied.
+// rows, if it holds any, into `own`, its reserved range of the table window. Sort group j feeds
+// the table groups g with g mod sort_stride == j, so each table group gets one whole copy. A pair
+// of processes exchanges at most one message, since a process sorts in one sort group and holds
+// in one table group; rows that stay on the process are copied.
 std::unique_ptr<TableRows> hand_rows_to_holders(const comm::Group& parent, const TableLayout& layout, int sorters,
                                                 int sort_stride, const std::vector<TableRow>& sorted,
-                                                std::uint64_t sorted_first, int tag) {
+                                                std::uint64_t sorted_first, int tag,
+                                                std::unique_ptr<TableRows> own) {
   const auto n = static_cast<std::uint64_t>(parent.size());
   const int me = parent.rank();
   const MPI_Comm comm = parent.comm();
@@ -266,12 +292,12 @@ std::unique_ptr<TableRows> hand_rows_to_holders(const comm::Group& parent, const
     comm::check_mpi(MPI_Isend(from, bytes.count(), bytes.type(), parent.base_rank(peer), tag, comm, &requests.back()),
                     "dash::Team split: MPI_Isend");
   };
-  std::unique_ptr<TableRows> own;
   const int group = me % layout.stride;
   const int index = me / layout.stride;
   if (index < layout.holders) {
     const BalancedSlice rows = balanced_slice(n, layout.holders, index);
-    own = std::make_unique<TableRows>(TableSpace::current(), rows.count * sizeof(TableRow), service);
+    assert_that(own && own->bytes() == rows.count * sizeof(TableRow),
+                "dash::Team::split_by: the rows reserved before the split are the rows the caller holds");
     auto* held = reinterpret_cast<TableRow*>(comm::detail::TableWindow::current().local().data() + own->offset());
     const int feeder = group % sort_stride;
     const int last = balanced_owner(n, sorters, rows.first + rows.count - 1);
@@ -311,17 +337,16 @@ std::unique_ptr<TableRows> hand_rows_to_holders(const comm::Group& parent, const
 // Sack's technique 3: the sorted table stays distributed, over the sort groups or, with
 // `table_holders` = P', over groups of P' holders.
 SplitResult parallel_sort_distributed(const comm::Group& parent, std::shared_ptr<const TeamRanks> parent_ranks,
-                                      const SplitRecord& mine, int sorters, int table_holders,
-                                      comm::TagSpace scratch_tags) {
+                                      const SplitRecord& mine, const SplitOptions& options,
+                                      comm::TagSpace scratch_tags, std::unique_ptr<TableRows> reserved_rows) {
   const int n = parent.size();
   const int m = doubling_size(n);
-  const int p = std::clamp(sorters, 1, m);
+  const auto [p, layout] = distributed_split(n, options);
   const int stages = log2_of(m / p);
   const int stride = 1 << stages;
   const int tag = parent.next_tag();
   const int rows_tag = parent.next_tag();
   const MPI_Comm comm = parent.comm();
-  const TableLayout layout = table_layout(n, p, table_holders);
   std::vector<SplitRecord> block = collect_block(parent, mine, stages, tag);
   auto table = std::make_shared<SplitTable>();
   table->records = static_cast<std::uint64_t>(n);
@@ -423,7 +448,8 @@ SplitResult parallel_sort_distributed(const comm::Group& parent, std::shared_ptr
   }
 
   // The rows go to their holders, and the caller's table group learns where they are.
-  table->own_rows = hand_rows_to_holders(parent, layout, p, stride, sorted_rows, sorted_first, rows_tag);
+  table->own_rows =
+      hand_rows_to_holders(parent, layout, p, stride, sorted_rows, sorted_first, rows_tag, std::move(reserved_rows));
   result.peak_rows = std::max(result.peak_rows, sorted_rows.size() + table->rows_held());
   comm::detail::TableWindow::current().publish();
   const int members = (n - table->group_first + layout.stride - 1) / layout.stride;
@@ -456,10 +482,6 @@ std::vector<SplitRecord> collect_sorted(const comm::Group& group, const SplitRec
   return share_with_folded(group, std::move(table), tag);
 }
 
-// Up to this many members a full table (16 bytes a row while splitting, 4 after) costs less
-// than the sort's extra collectives; beyond, the distributed table keeps memory at O(n/p).
-constexpr int automatic_full_table_limit = 1024;
-
 int default_sorters(int group_size) noexcept {
   // Sack's best p grows with n (32 to 64 sorters for 8M to 128M processes); small teams use a
   // few, so that phase A does most of the work.
@@ -467,12 +489,58 @@ int default_sorters(int group_size) noexcept {
   return std::clamp(doubling_size(std::max(m / 16, 1)), 1, 64);
 }
 
+TableReservation reserve_table_rows(int size, int rank, const SplitOptions& options) {
+  TableReservation reservation;
+  if (!keeps_distributed_table(size, options.algorithm)) {
+    return reservation;
+  }
+  const TableLayout layout = distributed_split(size, options).layout;
+  const int index = rank / layout.stride;
+  if (index >= layout.holders) {
+    return reservation;
+  }
+  reservation.row_count = balanced_slice(static_cast<std::uint64_t>(size), layout.holders, index).count;
+  const std::shared_ptr<TableSpace> space = TableSpace::current();
+  try {
+    reservation.rows = std::make_unique<TableRows>(space, reservation.row_count * sizeof(TableRow), service);
+  } catch (const BadAlloc&) {
+    reservation.no_room = true;
+    reservation.bytes_in_use = space->bytes_in_use();
+  }
+  return reservation;
+}
+
+void throw_no_room_for_table(const comm::Group& parent, int member, const TableReservation& mine) {
+  // Only `member` knows its numbers (the window's size may differ between processes); the others
+  // add zeros.
+  const bool named = parent.rank() == member;
+  const std::array<std::uint64_t, 3> known{
+      named ? mine.row_count : 0, named ? mine.bytes_in_use : 0,
+      named ? static_cast<std::uint64_t>(comm::detail::TableWindow::current().local().size()) : 0};
+  std::array<std::uint64_t, 3> theirs{};
+  comm::allreduce(known, theirs, dash::max{}, parent);
+  const auto [rows, in_use, window_bytes] = theirs;
+  throw BadAlloc(std::string(service) + ": member " + std::to_string(member) + " of the team (process " +
+                 std::to_string(parent.base_rank(member)) +
+                 ") has no room in its segment of the table window for its " + std::to_string(rows) +
+                 (rows == 1 ? " row" : " rows") + " of the split's distributed table: no free range of " +
+                 std::to_string(rows * sizeof(TableRow)) + " bytes, " + std::to_string(in_use) + " of " +
+                 std::to_string(window_bytes) +
+                 " bytes in use; raise DASH_TABLE_WINDOW_BYTES, free teams that are no longer needed (a team keeps "
+                 "the rows of its distributed-table splits until it is freed), or spread the table over more "
+                 "holders (SplitOptions::table_holders)");
+}
+
 SplitResult split_service(const comm::Group& parent, std::shared_ptr<const TeamRanks> parent_ranks, int color,
-                          int key, const SplitOptions& options, comm::TagSpace scratch_tags) {
+                          int key, const SplitOptions& options, comm::TagSpace scratch_tags,
+                          TableReservation reserved) {
   const SplitRecord mine{color < 0 ? -1 : color, key, parent.rank(), parent.base_rank(parent.rank())};
+  if (keeps_distributed_table(parent.size(), options.algorithm)) {
+    return parallel_sort_distributed(parent, std::move(parent_ranks), mine, options, scratch_tags,
+                                     std::move(reserved.rows));
+  }
   std::vector<SplitRecord> table;
   SplitResult result;
-  const int sorters = options.sorters > 0 ? options.sorters : default_sorters(parent.size());
   switch (options.algorithm) {
     case SplitAlgorithm::conventional:
       table.resize(static_cast<std::size_t>(parent.size()));
@@ -480,21 +548,15 @@ SplitResult split_service(const comm::Group& parent, std::shared_ptr<const TeamR
       std::sort(table.begin(), table.end());
       break;
     case SplitAlgorithm::automatic:
-      if (parent.size() > automatic_full_table_limit) {
-        return parallel_sort_distributed(parent, std::move(parent_ranks), mine, sorters, options.table_holders,
-                                         scratch_tags);
-      }
-      table = collect_sorted(parent, mine);
-      break;
     case SplitAlgorithm::merge_per_step:
       table = collect_sorted(parent, mine);
       break;
     case SplitAlgorithm::parallel_sort_full_table:
-      table = parallel_sort_table(parent, mine, sorters, scratch_tags, result.peak_rows);
+      table = parallel_sort_table(parent, mine, options.sorters > 0 ? options.sorters : default_sorters(parent.size()),
+                                  scratch_tags, result.peak_rows);
       break;
     case SplitAlgorithm::parallel_sort_distributed_table:
-      return parallel_sort_distributed(parent, std::move(parent_ranks), mine, sorters, options.table_holders,
-                                       scratch_tags);
+      break;  // ran above
   }
   result.peak_rows = std::max(result.peak_rows, table.size());
   if (mine.color < 0) {

@@ -171,7 +171,13 @@ Team& Team::split_by(int color, int key, const SplitOptions& options) {
       holders_valid ? static_cast<std::uint64_t>(options.table_holders) : std::uint64_t{UINT32_MAX};
   const std::uint64_t call = std::uint64_t{1} << 63 | (color_valid ? 0 : std::uint64_t{1} << 62) |
                              static_cast<std::uint64_t>(options.algorithm) << 56 | sorters_code << 32 | holders_code;
-  const bool agreed = members_agree(call);
+  // The caller's rows of a distributed table are reserved before the agreement, which then also
+  // says whether any member had no room (the lowest such rank, as size - rank).
+  detail::TableReservation reservation = color_valid && sorters_valid && holders_valid
+                                             ? detail::reserve_table_rows(size, group_->rank(), options)
+                                             : detail::TableReservation{};
+  const Agreement agreement =
+      agree(call, reservation.no_room ? static_cast<std::uint64_t>(size - group_->rank()) : 0);
   if (!color_valid) {
     throw invalid_argument("dash::Team::split_by", "color", color, "a color >= 0 or dash::Team::Undefined (-1)");
   }
@@ -184,13 +190,16 @@ Team& Team::split_by(int color, int key, const SplitOptions& options) {
                            "0 (the sorters hold the table) or a number of holders in [1, " + std::to_string(size) +
                                "] (the team size)");
   }
-  if (!agreed) {
+  if (!agreement.same_call) {
     throw_disagreement("dash::Team::split_by");
+  }
+  if (agreement.largest_concern != 0) {
+    detail::throw_no_room_for_table(*group_, size - static_cast<int>(agreement.largest_concern), reservation);
   }
   auto blocks = detail::TagBlocks::current();
   const int block = blocks->choose(*group_, "dash::Team::split_by");
-  detail::SplitResult result =
-      detail::split_service(*group_, ranks_, color, key, options, blocks->layout().space(block));
+  detail::SplitResult result = detail::split_service(*group_, ranks_, color, key, options,
+                                                     blocks->layout().space(block), std::move(reservation));
   if (result.retained) {
     retained_tables_.push_back(std::move(result.retained));
   }
@@ -269,12 +278,14 @@ MPI_Comm Team::mpi_comm() {
   return communicator_->get();
 }
 
-bool Team::members_agree(std::uint64_t call) const {
-  const std::array<std::uint64_t, 2> mine{call, ~call};
-  std::array<std::uint64_t, 2> extremes{};
+Team::Agreement Team::agree(std::uint64_t call, std::uint64_t concern) const {
+  const std::array<std::uint64_t, 3> mine{call, ~call, concern};
+  std::array<std::uint64_t, 3> extremes{};
   comm::allreduce(mine, extremes, dash::max{}, *group_);
-  return extremes[0] == call && extremes[1] == ~call;
+  return {extremes[0] == call && extremes[1] == ~call, extremes[2]};
 }
+
+bool Team::members_agree(std::uint64_t call) const { return agree(call, 0).same_call; }
 
 void Team::throw_disagreement(const char* function) {
   throw InvalidArgument(std::string(function) +

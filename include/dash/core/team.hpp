@@ -80,7 +80,9 @@ public:
   // Collective: members with the same color form a team, ranked by key, ties by rank in this
   // team (MPI_Comm_split semantics). color is >= 0 or Team::Undefined (-> Team::Null()).
   // Invalid arguments on any member, or members calling different splits, throw
-  // dash::InvalidArgument on every member.
+  // dash::InvalidArgument on every member. A member without room in its segment of the table
+  // window (DASH_TABLE_WINDOW_BYTES) for its rows of a distributed table throws dash::BadAlloc on
+  // every member; the team stays as it was.
   // options select the service's variant and its number of sorters (for measurement).
   Team& split_by(int color, int key, const SplitOptions& options = {});
 
@@ -122,6 +124,12 @@ private:
   // that must match, whether the member's own arguments are valid). One allreduce; splits always
   // run it, so a mistake on one member is an exception on all, never a hang.
   bool members_agree(std::uint64_t call) const;
+  // members_agree with a `concern` of each member riding along: the largest any member passed.
+  struct Agreement {
+    bool same_call;
+    std::uint64_t largest_concern;
+  };
+  Agreement agree(std::uint64_t call, std::uint64_t concern) const;
   [[noreturn]] static void throw_disagreement(const char* function);
 
   bool freed_ = false;

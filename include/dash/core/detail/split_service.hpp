@@ -19,6 +19,7 @@
 // in the base communicator keep a formula instead (detail/team_ranks.hpp).
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <string_view>
 #include <vector>
@@ -59,12 +60,33 @@ struct SplitResult {
   std::shared_ptr<const SplitTable> retained;
 };
 
+// The rows of a split's distributed table that the caller holds, taken from its segment of the
+// table window before the split communicates: a segment without room is then found before any
+// member waits for another in the split (Team::split_by agrees on it), not while rows are moving.
+struct TableReservation {
+  std::unique_ptr<TableRows> rows;  // null when the caller holds no rows, or they did not fit
+  bool no_room = false;
+  std::uint64_t row_count = 0;     // the caller's rows, also when they did not fit
+  std::uint64_t bytes_in_use = 0;  // of the caller's segment, when they did not fit
+};
+
+// Local: the caller's reservation for split_by with valid `options` on a team of `size` members,
+// in which it has rank `rank`; nothing for the variants without a distributed table.
+TableReservation reserve_table_rows(int size, int rank, const SplitOptions& options);
+
+// Collective over `parent`, after every member learnt that member `member` had no room: throws the
+// same dash::BadAlloc on every member, naming that member and its rows, its segment and how to
+// make room; `mine` is the caller's reservation.
+[[noreturn]] void throw_no_room_for_table(const comm::Group& parent, int member, const TableReservation& mine);
+
 // Collective over `parent`: the caller's team for `color` (a negative color: none). The
 // parallel-sort variants run their sort groups on `scratch_tags`, a tag space no member of
 // `parent` uses (the split's new block: the groups are disjoint and finish before it returns).
-// `parent_ranks` translates the parent's ranks (the distributed table keeps it).
+// `parent_ranks` translates the parent's ranks (the distributed table keeps it). `reserved` is the
+// caller's reserve_table_rows for the same call, which every member made without running out.
 SplitResult split_service(const comm::Group& parent, std::shared_ptr<const TeamRanks> parent_ranks, int color,
-                          int key, const SplitOptions& options, comm::TagSpace scratch_tags);
+                          int key, const SplitOptions& options, comm::TagSpace scratch_tags,
+                          TableReservation reserved);
 
 // The number of sorters p the library picks for a team of `group_size` members.
 int default_sorters(int group_size) noexcept;
