@@ -1,8 +1,8 @@
 // The sort suite: dash::sort on a dash::Array against a plain-MPI sample sort, against itself
-// without the partial merge, and against std::sort and pdqsort of all elements on one process
-// (docs/benchmarks.md). The inputs follow seed 004 §7.4.2 (uniform doubles in [-1e6, 1e6)) and
-// add uniform 64-bit keys, Zipf-distributed keys (many duplicates, skewed values) and keys that
-// are all equal.
+// without the partial merge and with the spreadsort local kernel, and against std::sort and
+// pdqsort of all elements on one process (docs/benchmarks.md). The inputs follow seed 004 §7.4.2
+// (uniform doubles in [-1e6, 1e6)) and add uniform 64-bit keys, Zipf-distributed keys (many
+// duplicates, skewed values) and keys that are all equal.
 //
 // Element i of an input is a function of i alone, so every rank generates its own part (and rank
 // 0 the whole input for the one-process baselines) without communication. Each run sorts in
@@ -181,7 +181,18 @@ bool globally_sorted_permutation(std::span<const T> part, MPI_Comm team, Fingerp
 }
 
 // What dash::sort is compared against in a case.
-enum class Contender { mpi_sample_sort, no_partial_merge, std_sort_one_process, pdqsort_one_process };
+enum class Contender {
+  mpi_sample_sort,
+  no_partial_merge,
+  spreadsort_kernel,
+  std_sort_one_process,
+  pdqsort_one_process
+};
+
+// The contenders that are dash::sort itself with other options: they sort the same array.
+bool sorts_the_array(Contender contender) {
+  return contender == Contender::no_partial_merge || contender == Contender::spreadsort_kernel;
+}
 
 bool on_one_process(Contender contender) {
   return contender == Contender::std_sort_one_process || contender == Contender::pdqsort_one_process;
@@ -220,7 +231,7 @@ public:
   }
 
   void run_impl() override {
-    sort_array(true, impl_phases_);
+    sort_array(SortOptions{}, impl_phases_);
     last_side_ = Side::impl;
   }
 
@@ -233,9 +244,18 @@ public:
         baseline_phases_ = PhaseTimes{phases.local_sort, phases.splitters, phases.exchange, phases.merge, 1.0};
         break;
       }
-      case Contender::no_partial_merge:
-        sort_array(false, baseline_phases_);
+      case Contender::no_partial_merge: {
+        SortOptions options;
+        options.partial_merge = false;
+        sort_array(options, baseline_phases_);
         break;
+      }
+      case Contender::spreadsort_kernel: {
+        SortOptions options;
+        options.kernel = SortKernel::spreadsort;
+        sort_array(options, baseline_phases_);
+        break;
+      }
       case Contender::std_sort_one_process:
         sort_on_rank_zero([](std::vector<T>& whole) { std::sort(whole.begin(), whole.end()); });
         break;
@@ -247,7 +267,7 @@ public:
   }
 
   void prepare(Side side) override {
-    if (side == Side::impl || contender_ == Contender::no_partial_merge) {
+    if (side == Side::impl || sorts_the_array(contender_)) {
       std::copy(input_.begin(), input_.end(), array_.local.begin());
     } else if (contender_ == Contender::mpi_sample_sort) {
       mpi_input_ = input_;
@@ -296,7 +316,7 @@ private:
 
   // This rank's part of what `side` sorted.
   std::span<const T> output_part(Side side) const {
-    if (side == Side::impl || contender_ == Contender::no_partial_merge) {
+    if (side == Side::impl || sorts_the_array(contender_)) {
       return {array_.local.begin(), array_.lsize()};
     }
     if (contender_ == Contender::mpi_sample_sort) {
@@ -305,10 +325,8 @@ private:
     return whole_;
   }
 
-  void sort_array(bool partial_merge, PhaseTimes& phases) {
+  void sort_array(SortOptions options, PhaseTimes& phases) {
     SortPhases dash_phases;
-    SortOptions options;
-    options.partial_merge = partial_merge;
     options.phases = &dash_phases;
     dash::sort(array_.begin(), array_.end(), std::ranges::less{}, std::identity{}, options);
     phases = PhaseTimes{dash_phases.local_sort, dash_phases.splitters, dash_phases.exchange, dash_phases.merge,
@@ -386,6 +404,8 @@ constexpr ContenderDescription contenders[] = {
     {Contender::mpi_sample_sort, "",
      "plain-MPI sample sort, regular sampling, pdqsort + MPI_Alltoallv + merge (baselines/sample_sort_mpi.cpp)"},
     {Contender::no_partial_merge, "_no_partial_merge", "dash::sort with SortOptions::partial_merge = false"},
+    {Contender::spreadsort_kernel, "_spreadsort_kernel",
+     "dash::sort with SortOptions::kernel = spreadsort (Boost.Sort's radix sort as the local sort)"},
     {Contender::std_sort_one_process, "_std_sort_one_process", "std::sort of all elements on rank 0 alone"},
     {Contender::pdqsort_one_process, "_pdqsort_one_process", "boost::sort::pdqsort of all elements on rank 0 alone"},
 };

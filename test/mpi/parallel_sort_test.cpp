@@ -48,7 +48,8 @@ std::vector<Record> records(const std::vector<std::uint64_t>& keys, int member) 
 // Sorts `local` across `group` and checks this member's slice against the sequential reference.
 // Collective; true on every member only if every member's slice is right.
 template <class T, class Less>
-bool sorts_exactly(const std::vector<T>& local, Less less, const Group& group, int* rounds = nullptr) {
+bool sorts_exactly(const std::vector<T>& local, Less less, const Group& group, int* rounds = nullptr,
+                   const dash::detail::ParallelSortSettings& settings = {}) {
   const auto everything = dash::comm::allgatherv(local, group);
   std::vector<T> reference = everything.data;
   std::stable_sort(reference.begin(), reference.end(), less);
@@ -56,7 +57,7 @@ bool sorts_exactly(const std::vector<T>& local, Less less, const Group& group, i
   const auto p = static_cast<std::uint64_t>(group.size());
   const auto k = static_cast<std::uint64_t>(group.rank());
 
-  const dash::detail::SortedSlice<T> slice = dash::detail::parallel_sort(local, less, group);
+  const dash::detail::SortedSlice<T> slice = dash::detail::parallel_sort(local, less, group, settings);
 
   const std::uint64_t first = k * n / p;
   const std::uint64_t last = (k + 1) * n / p;
@@ -93,6 +94,24 @@ TEST(ParallelSort, RandomKeys) {
   int rounds = 0;
   EXPECT_TRUE(sorts_exactly(keys, std::less<>(), Group::world(), &rounds));
   record_rounds("random", rounds);
+}
+
+// The radix kernel on full-range 64-bit keys with duplicates, enough per member (spreadsort hands
+// fewer than 1000 elements to pdqsort) that its radix passes run; elements it cannot sort are
+// rejected on every member before any communication.
+TEST(ParallelSort, SpreadsortKernel) {
+  std::mt19937_64 random(dash::testing::seed() + 3);
+  std::vector<std::uint64_t> keys(5000 + static_cast<std::size_t>(me()) * 301);
+  for (auto& key : keys) {
+    key = random() % 8 == 0 ? random() % 5 : random();
+  }
+  dash::detail::ParallelSortSettings settings;
+  settings.kernel = dash::detail::LocalSortKernel::spreadsort;
+  EXPECT_TRUE(sorts_exactly(keys, std::less<>(), Group::world(), nullptr, settings));
+
+  EXPECT_THROW(dash::detail::parallel_sort(records(keys, me()), by_key, Group::world(), settings),
+               dash::InvalidArgument);
+  EXPECT_TRUE(dash::testing::on_all_ranks(true));
 }
 
 TEST(ParallelSort, AllKeysEqual) {

@@ -1,8 +1,9 @@
 // dash::sort on dash::Array (BLOCKED, CYCLIC, BLOCKCYCLIC(k)) and dash::Matrix, with stable on and off
 // and partial merging on and off: random, sorted, reverse-sorted, all-equal, two-valued and
 // duplicate-heavy inputs; floats with infinities, denormals and signed zeros; structs ordered by a
-// comparator or a projection; arrays with fewer elements than units; sub-ranges; arrays on a
-// sub-team. Each sort is checked as sort_test_oracle.hpp describes. Also the errors of misuse.
+// comparator or a projection; the spreadsort kernel and when it is allowed; arrays with fewer elements
+// than units; sub-ranges; arrays on a sub-team. Each sort is checked as sort_test_oracle.hpp
+// describes. Also the errors of misuse.
 // Integers of every width and float in natural and reversed order: the suite of
 // sort_test_arithmetic.hpp, for int32_t and float here, for the other widths in
 // sort_test_integer_widths.cpp.
@@ -70,6 +71,48 @@ std::vector<float> signed_zero_input(std::size_t n) {
   }
   return result;
 }
+
+// NaN-free doubles of every magnitude from the smallest denormal to the largest finite value, of
+// both signs, with both zeros, both infinities and many repeats: the bit patterns a radix sort must
+// order like <.
+std::vector<double> magnitude_input(std::size_t n) {
+  std::mt19937_64 random(dash::testing::seed() * 7919 + 15);
+  std::uniform_real_distribution<double> mantissa(0.5, 1.0);
+  std::uniform_int_distribution<int> exponent(-1073, 1024);
+  constexpr double infinity = std::numeric_limits<double>::infinity();
+  const std::array<double, 7> repeated{0.0, -0.0, infinity, -infinity, 1e-300, -2.5, 7e42};
+  std::vector<double> values(n);
+  for (double& x : values) {
+    const double sign = random() % 2 == 0 ? 1.0 : -1.0;
+    x = random() % 4 == 0 ? repeated[random() % repeated.size()]
+                          : sign * std::ldexp(mantissa(random), exponent(random));
+  }
+  return values;
+}
+
+// Integers over T's whole range, one in eight of them one of five small values.
+template <class T>
+std::vector<T> full_range_input(std::size_t n, std::uint64_t stream) {
+  std::mt19937_64 random(dash::testing::seed() * 7919 + stream);
+  std::vector<T> values(n);
+  for (T& x : values) {
+    x = random() % 8 == 0 ? static_cast<T>(random() % 5) : static_cast<T>(random());
+  }
+  return values;
+}
+
+// spreadsort is allowed exactly where sorting the values gives comp's order.
+using dash::detail::natural_order;
+static_assert(natural_order<double, std::ranges::less, std::identity>);
+static_assert(natural_order<float, std::less<>, std::identity>);
+static_assert(natural_order<std::int32_t, std::less<std::int32_t>, std::identity>);
+static_assert(natural_order<std::uint64_t, std::ranges::less, std::identity>);
+static_assert(!natural_order<double, std::greater<>, std::identity>);
+static_assert(!natural_order<double, std::less<int>, std::identity>);
+static_assert(!natural_order<double, std::ranges::less, std::negate<>>);
+static_assert(!natural_order<long double, std::ranges::less, std::identity>);
+static_assert(!natural_order<bool, std::ranges::less, std::identity>);
+static_assert(!natural_order<Item, ByKey, std::identity>);
 
 TEST(Sort, EveryInputShapeOnEveryDistribution) {
   std::vector<std::size_t> sizes{P() + 1, 97, 2003};
@@ -222,6 +265,45 @@ TEST(Sort, EveryLocalKernelSortsAlike) {
   }
 }
 
+TEST(Sort, KernelChoice) {
+  using dash::detail::LocalSortKernel;
+  using dash::detail::local_kernel;
+  dash::SortOptions options;
+  EXPECT_EQ(local_kernel(options, true, true), LocalSortKernel::pdqsort_branchless);
+  EXPECT_EQ(local_kernel(options, false, false), LocalSortKernel::pdqsort);
+  options.kernel = dash::SortKernel::spreadsort;
+  EXPECT_EQ(local_kernel(options, true, true), LocalSortKernel::spreadsort);
+  EXPECT_THROW(local_kernel(options, true, false), dash::InvalidArgument);
+  options.stable = true;
+  EXPECT_THROW(local_kernel(options, true, true), dash::InvalidArgument);
+}
+
+// SortKernel::spreadsort (Boost.Sort's radix sort) orders like <, with enough elements per unit that
+// its radix passes run (it hands fewer than 1000 elements to pdqsort).
+TEST(Sort, SpreadsortKernelOrdersLikeLess) {
+  const std::size_t n = 3000 * P() + 11;
+  for (const dash::Distribution& distribution : {dash::BLOCKED, dash::CYCLIC}) {
+    dash::Array<double> doubles(n, distribution);
+    dash::Array<float> zeros(n, distribution);
+    dash::Array<std::uint64_t> wide(n, distribution);
+    dash::Array<std::int32_t> narrow(n, distribution);
+    write(doubles, magnitude_input(n));
+    write(zeros, signed_zero_input(n));
+    write(wide, full_range_input<std::uint64_t>(n, 16));
+    write(narrow, full_range_input<std::int32_t>(n, 17));
+    for (const bool partial_merge : {true, false}) {
+      SCOPED_TRACE(describe(distribution, n, {0, n}));
+      dash::SortOptions options;
+      options.kernel = dash::SortKernel::spreadsort;
+      options.partial_merge = partial_merge;
+      expect_sorts_like_std(doubles, {0, n}, options);
+      expect_sorts_like_std(zeros, {0, n}, options);
+      expect_sorts_like_std(wide, {0, n}, options);
+      expect_sorts_like_std(narrow, {3, n - 2}, options, std::less<std::int32_t>{});
+    }
+  }
+}
+
 // Both halves of Team::All() sort an array of their own at the same time, of different sizes.
 TEST(Sort, ArraysOnASubTeam) {
   Team& half = Team::All().split(P() >= 2 ? 2 : 1);
@@ -339,6 +421,30 @@ TEST(SortErrors, RangesOfTwoContainersOrOutsideOneAreRejected) {
       }())) << "different ranges on different units are not rejected on every unit";
     }
   }
+
+  // spreadsort where sorting the values would not give the order asked for.
+  dash::SortOptions spreadsort;
+  spreadsort.kernel = dash::SortKernel::spreadsort;
+  dash::Array<std::int32_t> numbers(40);
+  dash::Array<Item> items(40);
+  const auto rejects_spreadsort = [](auto sort) {
+    try {
+      sort();
+    } catch (const dash::InvalidArgument& error) {
+      return std::string(error.what()).find("spreadsort") != std::string::npos;
+    }
+    return false;
+  };
+  EXPECT_TRUE(dash::testing::on_all_ranks(rejects_spreadsort(
+      [&] { dash::sort(numbers.begin(), numbers.end(), std::greater<>{}, std::identity{}, spreadsort); })))
+      << "spreadsort in descending order is not rejected on every unit";
+  EXPECT_TRUE(dash::testing::on_all_ranks(rejects_spreadsort(
+      [&] { dash::sort(items.begin(), items.end(), ByKey{}, std::identity{}, spreadsort); })))
+      << "spreadsort of structs is not rejected on every unit";
+  spreadsort.stable = true;
+  EXPECT_TRUE(dash::testing::on_all_ranks(rejects_spreadsort(
+      [&] { dash::sort(numbers.begin(), numbers.end(), std::ranges::less{}, std::identity{}, spreadsort); })))
+      << "a stable spreadsort is not rejected on every unit";
 
   // Empty ranges are fine, also of an unallocated array.
   dash::Array<int> none;

@@ -7,11 +7,12 @@
 //   dash::sort(a.begin(), a.end(), std::less<>{}, &Particle::energy);   // with a projection
 //
 // Steps (detail/parallel_sort.hpp): each unit sorts its part of the range locally (Boost.Sort's
-// pdqsort, branchless for scalar keys), the units find exact splitters by iterated global histograms (an allgather and an
-// allreduce per round; only unsettled splitters are refined), exchange the pieces with one
-// alltoallv, and merge the received runs as they land. Every unit ends with exactly as many
-// elements of the range as it started with (perfect partitioning), also with heavy duplicates:
-// equal keys are told apart by the unit and position they came from.
+// pdqsort, branchless for scalar keys; SortOptions::kernel chooses another), the units find exact
+// splitters by iterated global histograms (an allgather and an allreduce per round; only unsettled
+// splitters are refined), exchange the pieces with one alltoallv, and merge the received runs as
+// they land. Every unit ends with exactly as many elements of the range as it started with (perfect
+// partitioning), also with heavy duplicates: equal keys are told apart by the unit and position they
+// came from.
 //
 // Collective over the team of the range's container. Communication per unit: counts (an allgather
 // of one count per unit), the splitter rounds, and each element at most once in the exchange; when
@@ -45,8 +46,12 @@ namespace dash {
 // Where each phase of a sort spent the calling unit's time.
 using SortPhases = detail::SortPhases;
 
-// The local sort kernel; automatic picks pdqsort, branchless for scalar keys.
-enum class SortKernel { automatic, pdqsort, pdqsort_branchless, std_stable_sort };
+// The local sort kernel; automatic picks pdqsort, branchless for scalar keys. spreadsort (Boost.Sort's
+// radix sort: integer_sort, float_sort) takes only integers, float and double (not bool or long double)
+// sorted unstably in their natural order: comp std::ranges::less, std::less<> or std::less<T> and
+// no projection; otherwise dash::sort throws dash::InvalidArgument. It is not automatic's choice: it
+// measured slower than branchless pdqsort (docs/sort.md, "Local sort kernel").
+enum class SortKernel { automatic, pdqsort, pdqsort_branchless, std_stable_sort, spreadsort };
 
 struct SortOptions {
   // Equal elements keep their order in the range (like std::stable_sort). Costs 8 bytes per
@@ -82,10 +87,45 @@ inline void print_sort_trace(const SortPhases& phases, std::size_t elements) {
 template <class T, class Proj>
 constexpr bool scalar_keys = std::is_scalar_v<std::remove_cvref_t<std::invoke_result_t<Proj&, const T&>>>;
 
+// True when comp applied to proj of the elements is T's operator<: then a radix sort of the values
+// gives the order comp asks for.
+template <class T, class Comp, class Proj>
+constexpr bool natural_order =
+    radix_sortable<T> && std::same_as<Proj, std::identity> &&
+    (std::same_as<Comp, std::ranges::less> || std::same_as<Comp, std::less<>> || std::same_as<Comp, std::less<T>>);
+
+// What the local sort runs. Throws dash::InvalidArgument for spreadsort where it cannot give the
+// order asked for.
+inline LocalSortKernel local_kernel(const SortOptions& options, bool scalar, bool natural) {
+  switch (options.kernel) {
+    case SortKernel::automatic:
+      return scalar ? LocalSortKernel::pdqsort_branchless : LocalSortKernel::pdqsort;
+    case SortKernel::pdqsort:
+      return LocalSortKernel::pdqsort;
+    case SortKernel::pdqsort_branchless:
+      return LocalSortKernel::pdqsort_branchless;
+    case SortKernel::std_stable_sort:
+      return LocalSortKernel::stable;
+    case SortKernel::spreadsort:
+      if (!natural || options.stable) {
+        throw invalid_argument("dash::sort", "options.kernel", "spreadsort",
+                               "a comparison kernel unless the elements are integers, float or double, comp is "
+                               "std::ranges::less, std::less<> or std::less<T>, proj is std::identity and "
+                               "options.stable is false");
+      }
+      return LocalSortKernel::spreadsort;
+  }
+  throw invalid_argument("dash::sort", "options.kernel", static_cast<int>(options.kernel),
+                         "a dash::SortKernel enumerator");
+}
+
 template <class T, class PatternT, class Less>
-void sort_range(GlobIter<T, PatternT> first, GlobIter<T, PatternT> last, Less less, bool scalar,
+void sort_range(GlobIter<T, PatternT> first, GlobIter<T, PatternT> last, Less less, bool scalar, bool natural,
                 const SortOptions& options) {
   constexpr const char* function = "dash::sort";
+  // Before any communication, so that every unit throws.
+  ParallelSortSettings settings;
+  settings.kernel = local_kernel(options, scalar, natural);
   const std::size_t n = check_collective_range(first, last, function);
   if (n == 0) {
     return;
@@ -98,21 +138,6 @@ void sort_range(GlobIter<T, PatternT> first, GlobIter<T, PatternT> last, Less le
   const std::uint64_t mine = part.size();
   std::vector<std::uint64_t> counts(static_cast<std::size_t>(group.size()));
   comm::allgather(std::span<const std::uint64_t>(&mine, 1), std::span<std::uint64_t>(counts), group);
-  ParallelSortSettings settings;
-  switch (options.kernel) {
-    case SortKernel::automatic:
-      settings.kernel = scalar ? LocalSortKernel::pdqsort_branchless : LocalSortKernel::pdqsort;
-      break;
-    case SortKernel::pdqsort:
-      settings.kernel = LocalSortKernel::pdqsort;
-      break;
-    case SortKernel::pdqsort_branchless:
-      settings.kernel = LocalSortKernel::pdqsort_branchless;
-      break;
-    case SortKernel::std_stable_sort:
-      settings.kernel = LocalSortKernel::stable;
-      break;
-  }
   settings.merge_while_landing = options.partial_merge;
   settings.slice_ends.resize(counts.size() - 1);
   std::partial_sum(counts.begin(), counts.end() - 1, settings.slice_ends.begin());
@@ -198,7 +223,7 @@ void sort(GlobIter<T, PatternT> first, GlobIter<T, PatternT> last, Comp comp = {
                      [&comp, &proj](const T& a, const T& b) {
                        return std::invoke(comp, std::invoke(proj, a), std::invoke(proj, b));
                      },
-                     detail::scalar_keys<T, Proj>, options);
+                     detail::scalar_keys<T, Proj>, detail::natural_order<T, Comp, Proj>, options);
 }
 
 // Anything but a container's global iterators: a clear error instead of a failed overload.

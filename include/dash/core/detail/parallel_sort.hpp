@@ -6,8 +6,10 @@
 
 #include <algorithm>
 #include <chrono>
+#include <concepts>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <numeric>
 #include <span>
@@ -15,6 +17,8 @@
 #include <vector>
 
 #include <boost/sort/pdqsort/pdqsort.hpp>
+#include <boost/sort/spreadsort/float_sort.hpp>
+#include <boost/sort/spreadsort/integer_sort.hpp>
 
 #include <dash/comm/allreduce.hpp>
 #include <dash/comm/alltoall.hpp>
@@ -44,7 +48,44 @@ struct SortedSlice {
 // service needs); pdqsort (Boost.Sort, pattern-defeating quicksort) is faster and unstable; its
 // branchless partitioning is about three times faster again for cheap comparisons of scalar keys
 // (measured here: 2^23 doubles in 0.38 s against 1.18 s) and slower for expensive comparisons.
-enum class LocalSortKernel { stable, pdqsort, pdqsort_branchless };
+// spreadsort (Boost.Sort's integer_sort / float_sort, a hybrid radix sort, unstable) sorts by the
+// elements' values alone: it needs radix_sortable elements and a `less` that is their operator<.
+// On the development machine it was slower than pdqsort_branchless (docs/sort.md, "Local sort kernel").
+enum class LocalSortKernel { stable, pdqsort, pdqsort_branchless, spreadsort };
+
+// Element types whose operator< order spreadsort reproduces: integers up to 64 bits but bool, and
+// IEEE float and double (float_sort orders their bit patterns as integers of the same width). Two
+// differences from operator< do not matter to a sort by it: -0.0 lands before 0.0 (the two are
+// equivalent under <), and NaN, which < does not order, lands by its sign bit.
+template <class T>
+concept radix_sortable =
+    (std::integral<T> && !std::same_as<T, bool> && sizeof(T) <= sizeof(std::uint64_t)) ||
+    (std::floating_point<T> && std::numeric_limits<T>::is_iec559 &&
+     (sizeof(T) == sizeof(std::uint32_t) || sizeof(T) == sizeof(std::uint64_t)));
+
+// Sorts `local` by `less` with `kernel`. spreadsort ignores `less`: the caller guarantees that it
+// is T's operator< (parallel_sort_into rejects spreadsort for other element types).
+template <class T, class Less>
+void sort_locally(std::span<T> local, Less less, LocalSortKernel kernel) {
+  switch (kernel) {
+    case LocalSortKernel::stable:
+      std::stable_sort(local.begin(), local.end(), less);
+      break;
+    case LocalSortKernel::pdqsort:
+      boost::sort::pdqsort(local.begin(), local.end(), less);
+      break;
+    case LocalSortKernel::pdqsort_branchless:
+      boost::sort::pdqsort_branchless(local.begin(), local.end(), less);
+      break;
+    case LocalSortKernel::spreadsort:
+      if constexpr (std::floating_point<T> && radix_sortable<T>) {
+        boost::sort::spreadsort::float_sort(local.data(), local.data() + local.size());
+      } else if constexpr (radix_sortable<T>) {
+        boost::sort::spreadsort::integer_sort(local.data(), local.data() + local.size());
+      }
+      break;
+  }
+}
 
 // The caller's slice of a parallel sort: global ranks [global_first, global_first + its size).
 struct SliceInfo {
@@ -97,19 +138,13 @@ SliceInfo parallel_sort_into(std::span<T> local, Less less, const comm::Group& g
   const auto seconds_since = [](Clock::time_point start) {
     return std::chrono::duration<double>(Clock::now() - start).count();
   };
+  if (settings.kernel == LocalSortKernel::spreadsort && !radix_sortable<T>) {
+    throw invalid_argument("dash::detail::parallel_sort_into", "settings.kernel", "spreadsort",
+                           "a comparison kernel: spreadsort sorts only integers and IEEE float and double by <");
+  }
   SortPhases phases;
   auto phase_start = Clock::now();
-  switch (settings.kernel) {
-    case LocalSortKernel::stable:
-      std::stable_sort(local.begin(), local.end(), less);
-      break;
-    case LocalSortKernel::pdqsort:
-      boost::sort::pdqsort(local.begin(), local.end(), less);
-      break;
-    case LocalSortKernel::pdqsort_branchless:
-      boost::sort::pdqsort_branchless(local.begin(), local.end(), less);
-      break;
-  }
+  sort_locally(local, less, settings.kernel);
   phases.local_sort = seconds_since(phase_start);
 
   phase_start = Clock::now();
