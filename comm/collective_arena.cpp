@@ -7,6 +7,7 @@
 #include <dash/comm/config.hpp>
 #include <dash/comm/detail/collective_arena.hpp>
 #include <dash/comm/environment.hpp>
+#include <dash/comm/locality.hpp>
 #include <dash/comm/mpi_call.hpp>
 
 namespace dash::comm::detail {
@@ -37,14 +38,14 @@ std::unique_ptr<CollectiveArena>& current_arena() {
 
 }  // namespace
 
-CollectiveArena::CollectiveArena(MPI_Comm node) {
+CollectiveArena::CollectiveArena(MPI_Comm node, int machine_processes) {
   int rank = 0;
   int size = 0;
   check_mpi(MPI_Comm_dup(node, &node_), "dash::init: MPI_Comm_dup (collective arena)");
   MPI_Comm_rank(node_, &rank);
   MPI_Comm_size(node_, &size);
   rank_ = rank;
-  oversubscribed_ = static_cast<unsigned>(size) > std::thread::hardware_concurrency();
+  oversubscribed_ = static_cast<unsigned>(machine_processes) > std::thread::hardware_concurrency();
   MPI_Info info = MPI_INFO_NULL;
   check_mpi(MPI_Info_create(&info), "dash::init: MPI_Info_create");
   // Each region on pages of its own, first touched by its owner.
@@ -133,22 +134,22 @@ void open_collective_arena() {
   }
   const MPI_Comm base = base_comm();
   int rank = 0;
-  int size = 0;
   MPI_Comm_rank(base, &rank);
-  MPI_Comm_size(base, &size);
-  MPI_Comm node = MPI_COMM_NULL;
-  check_mpi(MPI_Comm_split_type(base, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &node),
+  // Whether waits must yield depends on the machine's processes, wherever the nodes are.
+  MPI_Comm machine = MPI_COMM_NULL;
+  check_mpi(MPI_Comm_split_type(base, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &machine),
             "dash::init: MPI_Comm_split_type (collective arena)");
-  int node_size = 0;
-  MPI_Comm_size(node, &node_size);
-  // Every process sees the same answer: the job is on one node exactly when each node holds all.
-  if (node_size == size) {
-    try {
-      current_arena() = std::make_unique<CollectiveArena>(node);
-    } catch (...) {
-      MPI_Comm_free(&node);
-      throw;
-    }
+  int machine_processes = 0;
+  MPI_Comm_size(machine, &machine_processes);
+  MPI_Comm_free(&machine);
+  // The nodes detect_nodes found (DASH_NODE_SIZE may have cut the machine's into several).
+  MPI_Comm node = MPI_COMM_NULL;
+  check_mpi(MPI_Comm_split(base, locality().node, rank, &node), "dash::init: MPI_Comm_split (collective arena)");
+  try {
+    current_arena() = std::make_unique<CollectiveArena>(node, machine_processes);
+  } catch (...) {
+    MPI_Comm_free(&node);
+    throw;
   }
   MPI_Comm_free(&node);
 }

@@ -97,6 +97,21 @@ Config config_from_environment() {
     }
     config.table_window_bytes = parsed;
   }
+  if (const char* raw = std::getenv("DASH_NODE_SIZE"); raw != nullptr) {
+    const std::string text(raw);
+    int parsed = 0;
+    std::size_t used = 0;
+    try {
+      parsed = std::stoi(text, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used == 0 || used != text.size() || parsed < 1) {
+      throw invalid_argument("dash::init", "environment variable DASH_NODE_SIZE", std::string_view(raw),
+                             "a number of processes per node >= 1");
+    }
+    config.emulated_node_size = parsed;
+  }
   if (const char* parameters = std::getenv("DASH_COST_MODEL"); parameters != nullptr) {
     config.cost_parameters = parse_cost_parameters(parameters, "dash::init", "environment variable DASH_COST_MODEL");
   }
@@ -124,7 +139,8 @@ const std::vector<std::string_view>& known_variables() {
       "DASH_COLL_BCAST",     "DASH_COLL_REDUCE",    "DASH_COLL_ALLREDUCE",      "DASH_COLL_GATHER",
       "DASH_COLL_SCATTER",   "DASH_COLL_ALLGATHER", "DASH_COLL_REDUCE_SCATTER", "DASH_COLL_ALLTOALL",
       "DASH_COLL_SCAN",      "DASH_COLL_EXSCAN",    "DASH_COLL_BARRIER",        "DASH_COLL_NEIGHBOR_ALLTOALL",
-      "DASH_TABLE_WINDOW_BYTES", "DASH_SHARED_MEMORY", "DASH_SORT_TRACE", "DASH_TOPOLOGY"};
+      "DASH_TABLE_WINDOW_BYTES", "DASH_SHARED_MEMORY", "DASH_SORT_TRACE", "DASH_TOPOLOGY",
+      "DASH_NODE_SIZE"};
   return names;
 }
 

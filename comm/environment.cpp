@@ -4,6 +4,7 @@
 #include <mpi.h>
 
 #include <dash/comm/detail/collective_arena.hpp>
+#include <dash/comm/detail/node_hierarchy.hpp>
 #include <dash/comm/detail/table_window.hpp>
 #include <dash/comm/environment.hpp>
 #include <dash/comm/exception.hpp>
@@ -182,6 +183,7 @@ void init(int* argc, char*** argv) {
             comm::to_string(provided_level), "'", owns_mpi ? "" : " (MPI initialised by the application)");
   comm::detail::open_table_window(config.table_window_bytes);
   comm::detail::detect_nodes();
+  comm::detail::open_node_hierarchy();
   comm::detail::open_collective_arena();
   if (config.progress_thread) {
     comm::detail::start_progress_thread();
@@ -195,6 +197,7 @@ void finalize() {
   }
   comm::detail::stop_progress_thread();
   comm::detail::close_collective_arena();
+  comm::detail::close_node_hierarchy();
   comm::detail::close_table_window();
   int mpi_finalized = 0;
   MPI_Finalized(&mpi_finalized);

@@ -25,9 +25,10 @@ private:
   std::vector<int> base_ranks_;
 };
 
-// The world group takes tags 1 .. 2^14; MPI guarantees tags up to at least 32767, so the rest
-// stays for other groups.
-constexpr int world_tags = 1 << 14;
+// Tags 1 .. 256 serve the library's internal groups, the world group takes 257 .. 2^14; MPI
+// guarantees tags up to at least 32767, so the rest stays for other groups.
+constexpr int internal_tags = 256;
+constexpr int world_tags = (1 << 14) - internal_tags;
 
 }  // namespace
 
@@ -39,7 +40,9 @@ struct Group::State {
   mutable unsigned long long sequence = 0;
 };
 
-TagSpace Group::world_tag_space() { return TagSpace{1, world_tags}; }
+TagSpace Group::world_tag_space() { return TagSpace{1 + internal_tags, world_tags}; }
+
+TagSpace Group::internal_tag_space() { return TagSpace{1, internal_tags}; }
 
 const Group& Group::world() {
   // Rebuilt when the library is re-initialised (possible when the application owns MPI).

@@ -4,6 +4,7 @@
 #include <hwloc.h>
 #endif
 
+#include <dash/comm/config.hpp>
 #include <dash/comm/environment.hpp>
 #include <dash/comm/exception.hpp>
 #include <dash/comm/locality.hpp>
@@ -79,6 +80,15 @@ void detect_nodes() {
   MPI_Comm node = MPI_COMM_NULL;
   check_mpi(MPI_Comm_split_type(base, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &node),
             "dash::init: MPI_Comm_split_type");
+  if (const int emulated = config().emulated_node_size; emulated > 0) {
+    int shared_rank = 0;
+    MPI_Comm_rank(node, &shared_rank);
+    MPI_Comm part = MPI_COMM_NULL;
+    const int code = MPI_Comm_split(node, shared_rank / emulated, shared_rank, &part);
+    MPI_Comm_free(&node);
+    check_mpi(code, "dash::init: MPI_Comm_split (DASH_NODE_SIZE)");
+    node = part;
+  }
   Locality place;
   MPI_Comm_rank(node, &place.node_rank);
   MPI_Comm_size(node, &place.node_size);

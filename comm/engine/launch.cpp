@@ -17,6 +17,7 @@
 #include <dash/comm/detail/algorithm_costs.hpp>
 #include <dash/comm/detail/collective_arena.hpp>
 #include <dash/comm/detail/launch.hpp>
+#include <dash/comm/detail/node_hierarchy.hpp>
 #include <dash/comm/environment.hpp>
 #include <dash/comm/exception.hpp>
 #include <dash/comm/locality.hpp>
@@ -58,6 +59,7 @@ struct CallFacts {
   std::uint32_t segments = 0;           // Options::segments; 0: the algorithm's own
   const CartesianGrid* grid = nullptr;  // neighbor_alltoall's process grid
   std::string_view no_shared_memory{};  // why the group cannot use the node's collective arena; empty if it can
+  std::string_view no_hierarchy{};      // why the call cannot run hierarchically (node_hierarchy.hpp); empty if it can
   // The network of DASH_TOPOLOGY when the group's ranks are its nodes, one rank per node (the world group of a
   // job with as many ranks as the grid has nodes, or of a Clos network); null otherwise. Then every candidate is
   // priced on it (network_cost.hpp), and the topology-aware algorithms become candidates.
@@ -88,6 +90,8 @@ struct Algorithm {
   bool topology = false;
   // Arena allreduce: every process combines whole chunks (SharedMemoryCall::replicated).
   bool replicated = false;
+  // Runs in each node's arena with an inter-node stage on the rails (SharedMemoryCall::hierarchical).
+  bool hierarchical = false;
 };
 
 std::uint32_t one_segment(const CallFacts&) { return 1; }
@@ -108,12 +112,14 @@ std::uint32_t pipeline_segments(const CallFacts& facts) {
 // shorter than the arena's slots together still takes one chunk per slot (of 4 KiB at least), so
 // that the root stages the next chunk while the others copy one out (P = 2, 256 KiB: about 20 us
 // in four chunks, 100 us in one).
-std::uint32_t shared_memory_segments(Coll collective, const CallFacts& facts) {
+std::uint32_t shared_memory_segments(Coll collective, const CallFacts& facts, bool hierarchical = false) {
   if (facts.elements == 0) {
     return 1;
   }
   const std::size_t element_bytes = facts.bytes / facts.elements;
-  std::size_t per_chunk = detail::shared_memory_chunk_elements(collective, facts.size, element_bytes);
+  std::size_t per_chunk =
+      hierarchical ? detail::hierarchical_chunk_elements(collective, detail::node_hierarchy().nodes, element_bytes)
+                   : detail::shared_memory_chunk_elements(collective, facts.size, element_bytes);
   if (collective == Coll::bcast && per_chunk > 0) {
     constexpr std::size_t slots = detail::CollectiveArena::slot_count;
     const std::size_t pipelined = std::max((facts.elements + slots - 1) / slots, 4096 / element_bytes);
@@ -126,6 +132,11 @@ std::uint32_t shared_memory_segments(Coll collective, const CallFacts& facts) {
 template <Coll collective>
 std::uint32_t arena_segments(const CallFacts& facts) {
   return shared_memory_segments(collective, facts);
+}
+
+template <Coll collective>
+std::uint32_t hierarchy_segments(const CallFacts& facts) {
+  return shared_memory_segments(collective, facts, true);
 }
 
 template <Coll collective>
@@ -150,7 +161,29 @@ std::string fits_arena(const CallFacts& facts) {
 
 std::string fits_always(const CallFacts&) { return {}; }
 
-
+// The arena's rules on each node, and a job of several regular nodes.
+template <Coll collective>
+std::string fits_hierarchy(const CallFacts& facts) {
+  if (!facts.no_hierarchy.empty()) {
+    return std::string(facts.no_hierarchy);
+  }
+  if (collective == Coll::allreduce && !facts.commutative) {
+    return "it combines node by node, so it needs a commutative operation";
+  }
+  if (facts.variable) {
+    return "it needs contributions of one size";
+  }
+  const int nodes = detail::node_hierarchy().nodes;
+  if (facts.elements > 0 && detail::hierarchical_chunk_elements(collective, nodes, facts.bytes / facts.elements) == 0) {
+    return "an element is larger than the arena's slot share";
+  }
+  if (const std::uint32_t needed = shared_memory_segments(collective, facts, true);
+      facts.segments != 0 && facts.segments < needed) {
+    return "its chunks must fit the arena's slots: it needs at least " + std::to_string(needed) +
+           " segments, not " + std::to_string(facts.segments);
+  }
+  return {};
+}
 
 std::string needs_commutative(const CallFacts& facts) {
   return facts.commutative ? std::string() : "it reorders contributions, so it needs a commutative operation";
@@ -352,6 +385,18 @@ std::vector<Algorithm> build_registry() {
   for (Algorithm& algorithm : topology_algorithms()) {
     table.push_back(std::move(algorithm));
   }
+  for (Algorithm hierarchical : {
+           Algorithm{Coll::allreduce, "hierarchical", {}, hierarchy_segments<Coll::allreduce>,
+                     costs::allreduce_shared_memory_cost, fits_hierarchy<Coll::allreduce>},
+           Algorithm{Coll::allgather, "hierarchical", {}, hierarchy_segments<Coll::allgather>,
+                     costs::allgather_shared_memory_cost, fits_hierarchy<Coll::allgather>},
+           Algorithm{Coll::bcast, "hierarchical", {}, hierarchy_segments<Coll::bcast>, costs::bcast_shared_memory_cost,
+                     fits_hierarchy<Coll::bcast>},
+       }) {
+    hierarchical.shared_memory = true;
+    hierarchical.hierarchical = true;
+    table.push_back(std::move(hierarchical));
+  }
   return table;
 }
 
@@ -450,12 +495,16 @@ RankNetwork rank_network(const Group& group) {
   return {&network, grid.second};
 }
 
+constexpr std::string_view ranks_are_nodes = "the group's ranks stand for the nodes of DASH_TOPOLOGY's network";
+
 // Why the arena cannot serve the group: the shared-memory rules, or ranks standing for nodes.
 std::string_view no_arena(const Group& group, const RankNetwork& ranks_as_nodes) {
-  if (ranks_as_nodes.network != nullptr) {
-    return "the group's ranks stand for the nodes of DASH_TOPOLOGY's network";
-  }
-  return detail::shared_memory_unfit(group);
+  return ranks_as_nodes.network != nullptr ? ranks_are_nodes : detail::shared_memory_unfit(group);
+}
+
+// Why the group's calls cannot run hierarchically.
+std::string_view no_hierarchy(const Group& group, const RankNetwork& ranks_as_nodes) {
+  return ranks_as_nodes.network != nullptr ? ranks_are_nodes : detail::hierarchy_unfit(group);
 }
 
 // The shape a call of `algorithm` runs with: the topology-aware ones on the network's grid.
@@ -477,10 +526,15 @@ struct Pricing {
   double seconds = 0;
 };
 
+Pricing price_hierarchical(const Algorithm& algorithm, const CallFacts& facts, const CostParameters& parameters);
+
 // The cost model's prediction for `algorithm` on this call. Blocks are priced at the largest
 // segment, ⌈n / S⌉ elements. Variable-size calls are priced by their start-ups alone: their sizes
 // differ between ranks, and every rank must choose alike.
 Pricing price(const Algorithm& algorithm, const CallFacts& facts, const CostParameters& parameters) {
+  if (algorithm.hierarchical) {
+    return price_hierarchical(algorithm, facts, parameters);
+  }
   const detail::CostShape shape = cost_shape(algorithm, facts);
   Pricing pricing;
   if (!facts.variable && facts.elements > 0) {
@@ -528,6 +582,45 @@ const Algorithm* cheapest(std::string_view function, Coll collective, const Call
   return best;
 }
 
+// A hierarchical run: its arena algorithm on the node's k processes, plus one collective per chunk
+// on the rail (allreduce of the process's 1/k piece, allgather or bcast of the chunk), priced as
+// the rail's own call will choose it. An allgather's arena blocks are a chunk of every node's
+// block. The stages overlap chunk by chunk; the sum is the serial bound.
+Pricing price_hierarchical(const Algorithm& algorithm, const CallFacts& facts, const CostParameters& parameters) {
+  const detail::NodeHierarchy& hierarchy = detail::node_hierarchy();
+  const std::uint32_t chunks = segments_of(algorithm, facts);
+  Pricing pricing;
+  pricing.terms = algorithm.cost.terms(detail::CostShape{hierarchy.node_size, chunks});
+  const std::size_t element_bytes = facts.elements > 0 ? facts.bytes / facts.elements : 0;
+  const std::size_t chunk_elements = (facts.elements + chunks - 1) / chunks;
+  pricing.block_bytes = chunk_elements * element_bytes;
+  if (algorithm.collective == Coll::allgather) {
+    pricing.block_bytes *= static_cast<std::size_t>(hierarchy.nodes);
+  }
+  pricing.seconds = predicted_seconds(pricing.terms, pricing.block_bytes, parameters);
+  const bool pieces = algorithm.collective == Coll::allreduce;
+  const auto node_size = static_cast<std::size_t>(hierarchy.node_size);
+  const std::size_t rail_elements = pieces ? (chunk_elements + node_size - 1) / node_size : chunk_elements;
+  const CallFacts rail_facts{.size = hierarchy.nodes,
+                             .bytes = rail_elements * element_bytes,
+                             .elements = rail_elements,
+                             .commutative = facts.commutative,
+                             .no_shared_memory = "the rails span nodes",
+                             .no_hierarchy = "the rails span nodes"};
+  const Algorithm& on_rail = *cheapest("dash::comm::explain", algorithm.collective, rail_facts);
+  const Pricing rail = price(on_rail, rail_facts, parameters);
+  // The rail's blocks in units of the node's.
+  const double scale = pricing.block_bytes > 0
+                           ? static_cast<double>(rail.block_bytes) / static_cast<double>(pricing.block_bytes)
+                           : 0;
+  pricing.terms.startups += chunks * rail.terms.startups;
+  pricing.terms.blocks += chunks * rail.terms.blocks * scale;
+  pricing.terms.reduced_blocks += chunks * rail.terms.reduced_blocks * scale;
+  pricing.terms.copied_blocks += chunks * rail.terms.copied_blocks * scale;
+  pricing.seconds += chunks * rail.seconds;
+  return pricing;
+}
+
 // The call shapes a choice depends on (a variable-size call's sizes do not count, see price()).
 struct ChoiceKey {
   Coll collective;
@@ -539,8 +632,10 @@ struct ChoiceKey {
   bool variable;
   bool canonical;
   bool output_varies;
-  // Groups of one size differ in whether the arena may serve them (only the world group may).
+  // Groups of one size differ in whether the arena may serve them (only the world group may), and
+  // whether they run hierarchically.
   bool arena;
+  bool hierarchy;
   CostParameters parameters;
   std::string network;  // the descriptor of facts.network, empty without one
   friend bool operator==(const ChoiceKey&, const ChoiceKey&) = default;
@@ -552,7 +647,8 @@ struct ChoiceKeyHash {
     for (const std::size_t part :
          {static_cast<std::size_t>(key.size), key.bytes, key.elements, std::size_t{key.segments},
           std::size_t{key.commutative} | std::size_t{key.variable} << 1 | std::size_t{key.canonical} << 2 |
-              std::size_t{key.output_varies} << 3 | std::size_t{key.arena} << 4}) {
+              std::size_t{key.output_varies} << 3 | std::size_t{key.arena} << 4 |
+              std::size_t{key.hierarchy} << 5}) {
       hash = hash * 1000003u ^ part;
     }
     return hash;
@@ -590,6 +686,7 @@ const Algorithm* library_choice(std::string_view function, Coll collective, cons
                       facts.canonical,
                       facts.output_varies,
                       facts.no_shared_memory.empty(),
+                      facts.no_hierarchy.empty(),
                       config().cost_parameters,
                       facts.network != nullptr ? network_descriptor(*facts.network) : std::string()};
   if (last && last->first == key) {
@@ -622,10 +719,10 @@ using Chooser = const Algorithm* (*)(std::string_view function, Coll collective,
 // The forced algorithm, else the one `choose` picks (library_choice; explain() prices afresh
 // rather than touch the collectives' cache from whatever thread it runs on).
 Selected select(std::string_view function, Coll collective, const CallFacts& facts, std::string_view forced,
-                Chooser choose = library_choice) {
+                Chooser choose = library_choice, bool honour_environment = true) {
   std::string_view name = forced;
   std::string variable;  // DASH_COLL_<OP>, built only when such settings exist
-  if (name.empty() && !config().forced_algorithms.empty()) {
+  if (name.empty() && honour_environment && !config().forced_algorithms.empty()) {
     variable = "DASH_COLL_" + upper(to_string(collective));
     for (const auto& [setting, algorithm] : config().forced_algorithms) {
       if (setting == variable) {
@@ -677,6 +774,7 @@ Choice explain(Coll collective, std::size_t bytes, const Group& group, bool comm
                         .elements = bytes,
                         .commutative = commutative,
                         .no_shared_memory = no_arena(group, ranks_as_nodes),
+                        .no_hierarchy = no_hierarchy(group, ranks_as_nodes),
                         .network = ranks_as_nodes.network,
                         .network_grid = ranks_as_nodes.grid};
   const Selected selected = select("dash::comm::explain", collective, facts, {}, cheapest);
@@ -823,6 +921,11 @@ std::shared_ptr<const Plan> cached_plan(const PlanKey& key, const CollectiveShap
 std::unique_ptr<PendingUniformCheck> start_argument_check(const CollectiveCall& call, const Group& group,
                                                           const Options& options) {
   if constexpr (cross_rank_checks_enabled) {
+    // A hierarchical call's stages start at different times on different processes, so they
+    // cannot run a collective check on the base communicator; their call was checked.
+    if (call.internal) {
+      return nullptr;
+    }
     // Only the world group can compare on the base communicator; teams will check through their
     // own groups.
     if (group.size() == static_cast<int>(dash::size())) {
@@ -862,9 +965,12 @@ Launched launch(const CollectiveCall& call, const Group& group, const Options& o
                         .grid = call.grid.get(),
                         .no_shared_memory = runs_in_shared_memory(call.collective) ? no_arena(group, ranks_as_nodes)
                                                                                     : std::string_view(),
+                        .no_hierarchy = runs_hierarchically(call.collective) ? no_hierarchy(group, ranks_as_nodes)
+                                                                              : std::string_view(),
                         .network = ranks_as_nodes.network,
                         .network_grid = ranks_as_nodes.grid};
-  const Selected selected = select(call.function, call.collective, facts, options.algorithm);
+  const Selected selected =
+      select(call.function, call.collective, facts, options.algorithm, library_choice, !call.internal);
   const Algorithm& algorithm = *selected.algorithm;
 
   CollectiveShape shape;
@@ -876,8 +982,15 @@ Launched launch(const CollectiveCall& call, const Group& group, const Options& o
   shape.grid = algorithm.topology ? facts.network_grid : call.grid;
 
   if (algorithm.shared_memory) {
-    const SharedMemoryCall run{call.collective, call.root,   call.element_size, call.elements,        shape.segments,
-                               call.input,      call.output, call.reduction,    algorithm.replicated};
+    SharedMemoryCall run{call.collective, call.root,   call.element_size, call.elements,        shape.segments,
+                         call.input,      call.output, call.reduction,    algorithm.replicated};
+    if (algorithm.hierarchical) {
+      // Regular nodes: the root is node root / k's process of node rank root % k.
+      const int node_size = detail::node_hierarchy().node_size;
+      run.hierarchical = true;
+      run.root = call.root % node_size;
+      run.rail_root = call.root / node_size;
+    }
     Launched launched;
     launched.layout = BlockLayout{call.element_size, call.elements, shape.segments, nullptr};
     launched.map = ArrivalMap{call.collective, call.root, shape.segments, nullptr, nullptr, group.rank()};
@@ -908,7 +1021,7 @@ Launched launch(const CollectiveCall& call, const Group& group, const Options& o
   launched.layout = setup.output_layout;
   launched.map = ArrivalMap{call.collective, call.root, shape.segments, placement_of(setup.plan), call.grid,
                             group.rank()};
-  launched.execution = Execution(std::move(setup), group, group.next_tag());
+  launched.execution = Execution(std::move(setup), group, call.internal ? call.tag : group.next_tag());
   return launched;
 }
 

@@ -7,7 +7,10 @@
 
 #include <dash/comm/config.hpp>
 #include <dash/comm/detail/collective_arena.hpp>
+#include <dash/comm/detail/launch.hpp>
+#include <dash/comm/detail/node_hierarchy.hpp>
 #include <dash/comm/environment.hpp>
+#include <dash/comm/locality.hpp>
 
 #include "shared_memory_run.hpp"
 
@@ -35,9 +38,26 @@ void copy_bytes(std::byte* to, const std::byte* from, std::size_t bytes) noexcep
   }
 }
 
-// Slices of a reduce_scatter chunk start on cache lines of their own.
+// A reduce_scatter or alltoall slot holds one slice per other process (none for its owner), each
+// starting on a cache line of its own.
 std::size_t slice_bytes(int size) noexcept {
-  return CollectiveArena::slot_bytes / static_cast<std::size_t>(size) / 64 * 64;
+  return CollectiveArena::slot_bytes / static_cast<std::size_t>(std::max(size - 1, 1)) / 64 * 64;
+}
+
+// Where the slice for process `reader` starts in a slot of process `owner`.
+std::size_t slice_offset(int owner, int reader, int size) noexcept {
+  return static_cast<std::size_t>(reader < owner ? reader : reader - 1) * slice_bytes(size);
+}
+
+std::string_view inter_node_stage(Coll collective) noexcept {
+  switch (collective) {
+    case Coll::allreduce:
+      return "dash::comm::allreduce (inter-node stage)";
+    case Coll::allgather:
+      return "dash::comm::allgather (inter-node stage)";
+    default:
+      return "dash::comm::bcast (inter-node stage)";
+  }
 }
 
 class SharedMemoryRun final : public DirectRun, public CollectiveRun {
@@ -45,13 +65,14 @@ public:
   SharedMemoryRun(const SharedMemoryCall& call, const Group& group, std::unique_ptr<PendingUniformCheck> check)
       : arena_(*collective_arena()),
         call_(call),
-        size_(group.size()),
-        rank_(group.rank()),
+        rail_(call.hierarchical ? &*node_hierarchy().rail : nullptr),
+        size_(call.hierarchical ? node_hierarchy().node_size : group.size()),
+        rank_(call.hierarchical ? node_hierarchy().node_rank : group.rank()),
         chunks_(call.segments),
         first_ticket_(arena_.take_tickets(call.segments)),
         check_(std::move(check)),
         layout_{call.element_size, call.elements, call.segments, nullptr} {
-    if (call.collective == Coll::bcast && rank_ == call.root) {
+    if (call.collective == Coll::bcast && rank_ == call.root && (!rail_ || rail_->rank() == call.rail_root)) {
       final_chunks_ = chunks_;
     }
     if (call.collective == Coll::allgather) {
@@ -121,7 +142,10 @@ public:
     bool moved = true;
     while (moved && !finished()) {
       moved = false;
-      moved = try_stage() | try_reduce() | try_gather();
+      if (rail_) {
+        moved = drive_rail();
+      }
+      moved = try_stage() | try_reduce() | try_publish() | try_gather() | moved;
     }
     return done();
   }
@@ -145,7 +169,87 @@ private:
   }
 
   // Every process finishes every chunk by storing `consumed`, so that is where this run stands.
-  bool finished() const noexcept { return consumed_ == chunks_; }
+  // A broadcast's root may be done with its node before it sent every chunk on the rail.
+  bool finished() const noexcept {
+    return consumed_ == chunks_ && on_rail_.empty() && (!rail_carries_bcast() || launched_ == chunks_);
+  }
+
+  // Hierarchical runs: the node root of a broadcast takes part in one broadcast per chunk on its
+  // rail, at most slot_count chunks ahead of its staging.
+  bool rail_carries_bcast() const noexcept { return rail_ && call_.collective == Coll::bcast && rank_ == call_.root; }
+
+  // Starts the inter-node stage of chunk `chunk` on the rail: `count` elements from `input` to
+  // `output`. Rail stages start when their inputs are ready, at different times on different
+  // nodes and interleaved with other runs' stages, so they cannot take the rail's next tags: a
+  // chunk's tag follows from its ticket, the same on every node (each node's arena numbers the
+  // world group's hierarchical calls alike). The slots keep the chunks in flight within a few
+  // tickets of each other, far fewer than the tags, so two never share one.
+  void start_on_rail(std::uint32_t chunk, std::size_t count, const std::byte* input, std::byte* output) {
+    CollectiveCall stage = make_call(inter_node_stage(call_.collective), call_.collective, call_.rail_root);
+    stage.internal = true;
+    const TagSpace& tags = rail_->tags();
+    stage.tag = tags.first + static_cast<int>(ticket(chunk) % static_cast<std::uint64_t>(tags.count));
+    stage.element_size = call_.element_size;
+    stage.elements = count;
+    stage.input = input;
+    stage.output = output;
+    stage.reduction = call_.reduction;
+    on_rail_.push_back(launch(stage, *rail_, Options{}).execution);
+  }
+
+  // Hierarchical allgather: chunk `chunk` of the blocks of the rail of node rank `node_rank`, one
+  // per node in node order, goes to the blocks of ranks node * k + node_rank.
+  void place_rail_chunks(int node_rank, const std::byte* chunks, std::uint32_t chunk) {
+    const std::size_t bytes = layout_.count(chunk) * call_.element_size;
+    for (int node = 0; node < rail_->size(); ++node) {
+      const auto contribution = static_cast<std::uint32_t>(node * size_ + node_rank);
+      copy_bytes(call_.output + offset(layout_, contribution, chunk), chunks + static_cast<std::size_t>(node) * bytes,
+                 bytes);
+      arrivals_.push_back(contribution * chunks_ + chunk);
+    }
+  }
+
+  // Hierarchical allgather: where the rail gathers chunk `chunk` (a ring of slot_count buffers of
+  // one chunk per node: a chunk is staged before the one slot_count later is gathered).
+  std::byte* rail_chunks(std::uint32_t chunk) {
+    const std::size_t largest = (call_.elements + chunks_ - 1) / std::max<std::uint32_t>(chunks_, 1);
+    const std::size_t ring_bytes = static_cast<std::size_t>(rail_->size()) * largest * call_.element_size;
+    if (rail_scratch_.empty()) {
+      rail_scratch_.resize(slot_count * ring_bytes);
+    }
+    return rail_scratch_.data() + chunk % slot_count * ring_bytes;
+  }
+
+  // Advances the chunks on the rail; those done leave in chunk order (`crossed_`).
+  bool drive_rail() {
+    bool moved = false;
+    if (call_.collective == Coll::allgather) {
+      while (launched_ < chunks_ && launched_ < staged_ + slot_count) {
+        start_on_rail(launched_, layout_.count(launched_), call_.input + layout_.offset(launched_),
+                      rail_chunks(launched_));
+        ++launched_;
+        moved = true;
+      }
+    }
+    if (rail_carries_bcast()) {
+      // The root's node stages without waiting for the rail: its sends are held to the same window.
+      while (launched_ < chunks_ && launched_ < std::min(staged_, crossed_) + slot_count) {
+        std::byte* chunk = call_.output + layout_.offset(launched_);
+        start_on_rail(launched_, layout_.count(launched_), chunk, chunk);
+        ++launched_;
+        moved = true;
+      }
+    }
+    for (Execution& execution : on_rail_) {
+      execution.progress();
+    }
+    while (!on_rail_.empty() && on_rail_.front().done()) {
+      on_rail_.erase(on_rail_.begin());
+      ++crossed_;
+      moved = true;
+    }
+    return moved;
+  }
 
   bool peers_reached(std::atomic<std::uint64_t> ArenaCounters::*counter, std::uint64_t value) const noexcept {
     for (int peer = 0; peer < size_; ++peer) {
@@ -171,7 +275,7 @@ private:
 
   // What process `owner` staged in ticket t's slot for this process (reduce_scatter, alltoall).
   const std::byte* slice_for_me(int owner, std::uint64_t t) const noexcept {
-    return arena_.slot(owner, t) + static_cast<std::size_t>(rank_) * slice_bytes(size_);
+    return arena_.slot(owner, t) + slice_offset(owner, rank_, size_);
   }
 
   // Chunk `chunk` of contribution `contribution` of a buffer with this layout.
@@ -199,8 +303,16 @@ private:
     }
     const std::uint64_t t = ticket(staged_);
     const bool writes_slot = call_.collective != Coll::bcast || rank_ == call_.root;
-    // The slot held ticket t - slot_count; everyone must have finished with it.
-    if (writes_slot && t >= slot_count && !arena_.all_consumed(t - slot_count + 1)) {
+    const bool receives_from_rail = rail_carries_bcast() && final_chunks_ < chunks_;
+    const bool gathers_on_rail = rail_ && call_.collective == Coll::allgather;
+    if ((receives_from_rail || gathers_on_rail) && staged_ >= crossed_) {
+      return false;
+    }
+    // The slot held ticket t - slot_count; everyone must have finished with it (in a hierarchical
+    // allreduce this process too: its rail stage writes the combined piece there).
+    if (writes_slot && t >= slot_count &&
+        (!arena_.all_consumed(t - slot_count + 1) ||
+         (rail_ && mine().consumed.load(std::memory_order_relaxed) < t - slot_count + 1))) {
       return false;
     }
     std::byte* slot = arena_.slot(rank_, t);
@@ -225,12 +337,18 @@ private:
       case Coll::alltoall:
         for (int other = 0; other < size_; ++other) {
           if (other != rank_) {
-            copy_bytes(slot + static_cast<std::size_t>(other) * slice_bytes(size_),
+            copy_bytes(slot + slice_offset(rank_, other, size_),
                        call_.input + offset(layout_, static_cast<std::uint32_t>(other), staged_), count * e);
           }
         }
         break;
       case Coll::allgather: {
+        if (gathers_on_rail) {  // the rail's chunks, one per node, for this process's node rank
+          const std::byte* gathered = rail_chunks(staged_);
+          copy_bytes(slot, gathered, static_cast<std::size_t>(rail_->size()) * count * e);
+          place_rail_chunks(rank_, gathered, staged_);
+          break;
+        }
         const std::byte* chunk = call_.input + layout_.offset(staged_);
         copy_bytes(slot, chunk, count * e);
         copy_bytes(call_.output + offset(layout_, static_cast<std::uint32_t>(rank_), staged_), chunk, count * e);
@@ -240,6 +358,9 @@ private:
       default:  // bcast: the root's data is in its output buffer
         if (writes_slot) {
           copy_bytes(slot, call_.output + layout_.offset(staged_), count * e);
+        }
+        if (receives_from_rail) {
+          ++final_chunks_;
         }
         break;
     }
@@ -267,6 +388,9 @@ private:
   }
 
   bool try_reduce() {
+    if (rail_ && call_.collective == Coll::allreduce) {
+      return try_combine_for_rail();
+    }
     if (reduced_ == staged_ || !my_turn(&ArenaCounters::reduced, reduced_)) {
       return false;
     }
@@ -310,6 +434,45 @@ private:
     return true;
   }
 
+  // Hierarchical allreduce: combines this process's piece of the node's chunk into its output, as
+  // the arena allreduce does, and sends it across the rail, whose allreduce leaves the job's
+  // combination in this process's slot.
+  bool try_combine_for_rail() {
+    if (combined_ == staged_) {
+      return false;
+    }
+    const std::uint64_t t = ticket(combined_);
+    if (!peers_staged(t)) {
+      return false;
+    }
+    const std::size_t e = call_.element_size;
+    const auto [begin, end] = piece(layout_.count(combined_), rank_);
+    const std::size_t chunk = layout_.offset(combined_);
+    std::byte* target = call_.output + chunk + begin * e;
+    combine_in_rank_order(target, end - begin, [&](int r) -> const std::byte* {
+      return r == rank_ ? call_.input + chunk + begin * e : arena_.slot(r, t) + begin * e;
+    });
+    start_on_rail(combined_, end - begin, target, arena_.slot(rank_, t) + begin * e);
+    ++combined_;
+    return true;
+  }
+
+  // Hierarchical allreduce: publishes the pieces back from the rail, in chunk order.
+  bool try_publish() {
+    if (!rail_ || call_.collective != Coll::allreduce || reduced_ == crossed_ ||
+        !my_turn(&ArenaCounters::reduced, reduced_)) {
+      return false;
+    }
+    const std::uint64_t t = ticket(reduced_);
+    const std::size_t e = call_.element_size;
+    const auto [begin, end] = piece(layout_.count(reduced_), rank_);
+    copy_bytes(call_.output + layout_.offset(reduced_) + begin * e, arena_.slot(rank_, t) + begin * e,
+               (end - begin) * e);
+    mine().reduced.store(t + 1, std::memory_order_release);
+    ++reduced_;
+    return true;
+  }
+
   // Copies what the others published for chunk `consumed_` into the output.
   bool try_gather() {
     if (consumed_ == reduced_ || !my_turn(&ArenaCounters::consumed, consumed_)) {
@@ -343,9 +506,13 @@ private:
           const auto o = static_cast<std::size_t>(other);
           if (other != rank_ && !copied_[o] &&
               arena_.stamp(other, t).load(std::memory_order_acquire) == t + 1) {
-            const auto contribution = static_cast<std::uint32_t>(other);
-            copy_bytes(call_.output + offset(layout_, contribution, consumed_), arena_.slot(other, t), count * e);
-            arrivals_.push_back(contribution * chunks_ + consumed_);
+            if (rail_) {
+              place_rail_chunks(other, arena_.slot(other, t), consumed_);
+            } else {
+              const auto contribution = static_cast<std::uint32_t>(other);
+              copy_bytes(call_.output + offset(layout_, contribution, consumed_), arena_.slot(other, t), count * e);
+              arrivals_.push_back(contribution * chunks_ + consumed_);
+            }
             copied_[o] = true;
             moved = true;
           }
@@ -374,6 +541,7 @@ private:
 
   CollectiveArena& arena_;
   SharedMemoryCall call_;
+  const Group* rail_;  // hierarchical runs: the caller's rail; size_ and rank_ are then its node's
   int size_;
   int rank_;
   std::uint32_t chunks_;
@@ -391,6 +559,14 @@ private:
   std::uint32_t final_chunks_ = 0;       // the others: chunks whose output is final
   std::size_t taken_ = 0;
   unsigned idle_polls_ = 0;
+  // Hierarchical runs: the chunks on the rail in chunk order (a few at a time; a vector, since an
+  // empty one costs the other runs no allocation), how many were started there (bcast, allgather)
+  // or combined and sent (allreduce), and how many came back.
+  std::vector<Execution> on_rail_;
+  std::vector<std::byte> rail_scratch_;  // allgather: what the rail gathered, per chunk in flight
+  std::uint32_t launched_ = 0;
+  std::uint32_t combined_ = 0;
+  std::uint32_t crossed_ = 0;
 };
 
 }  // namespace
@@ -398,6 +574,17 @@ private:
 bool runs_in_shared_memory(Coll collective) noexcept {
   return collective == Coll::allreduce || collective == Coll::reduce_scatter || collective == Coll::alltoall ||
          collective == Coll::allgather || collective == Coll::bcast;
+}
+
+bool runs_hierarchically(Coll collective) noexcept {
+  return collective == Coll::allreduce || collective == Coll::allgather || collective == Coll::bcast;
+}
+
+std::size_t hierarchical_chunk_elements(Coll collective, int nodes, std::size_t element_size) noexcept {
+  if (collective == Coll::allgather) {  // a slot holds the chunk of every node's block
+    return CollectiveArena::slot_bytes / static_cast<std::size_t>(std::max(nodes, 1)) / element_size;
+  }
+  return shared_memory_chunk_elements(collective, nodes, element_size);
 }
 
 std::size_t shared_memory_chunk_elements(Coll collective, int size, std::size_t element_size) noexcept {
@@ -410,8 +597,8 @@ std::string_view shared_memory_unfit(const Group& group) {
   if (!config().shared_memory_access) {
     return "it needs shared memory, which DASH_SHARED_MEMORY=0 turned off";
   }
-  if (collective_arena() == nullptr) {
-    return "it needs all processes of the job on one node";
+  if (collective_arena() == nullptr || locality().node_count > 1) {
+    return "it needs all processes of the job on one node (the hierarchical algorithms serve jobs on several)";
   }
   if (config().progress_thread) {
     return "the progress thread (DASH_PROGRESS_THREAD=1) does not drive arena collectives, and its users expect "

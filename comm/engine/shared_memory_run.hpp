@@ -17,6 +17,10 @@
 // - alltoall: each stages its blocks for the others, each copies its block out of every slot;
 // - allgather: each stages its chunk and copies the others' chunks into its output;
 // - bcast: the root stages its chunk, the others copy it out.
+// Hierarchical runs (several nodes) do the same in each node's arena and move each chunk between
+// the nodes on the rails: allreduce = node reduce-scatter, rail allreduce of each piece, node
+// allgather; allgather = rail allgather, node allgather of what each rail gathered; bcast = rail
+// bcast among the processes of the root's node rank, node bcast.
 // Slots are reused after every process has moved past them, so the arena's slot_count chunks are
 // in flight at a time: the pipeline that lets staging, combining and copying overlap.
 
@@ -42,14 +46,23 @@ struct SharedMemoryCall {
   std::byte* output = nullptr;
   Reduction reduction;
   bool replicated = false;  // allreduce: every process combines whole chunks
+  // Several nodes (node_hierarchy.hpp): the run works in the caller's node arena, and each chunk
+  // crosses the nodes on the caller's rail. Allreduce: each process's combined piece of the chunk
+  // is allreduced there; bcast: `root` is the root's node rank, `rail_root` its node, whose node
+  // roots broadcast each chunk on their rail before staging it.
+  bool hierarchical = false;
+  int rail_root = 0;
 };
 
-// The collectives the arena serves.
+// The collectives the arena serves, and those of them that run hierarchically on several nodes.
 bool runs_in_shared_memory(Coll collective) noexcept;
+bool runs_hierarchically(Coll collective) noexcept;
 
 // Elements of a contribution one chunk may hold, for a group of `size` processes (0: an element
 // does not fit a slot).
 std::size_t shared_memory_chunk_elements(Coll collective, int size, std::size_t element_size) noexcept;
+// The same for a hierarchical run on `nodes` nodes.
+std::size_t hierarchical_chunk_elements(Coll collective, int nodes, std::size_t element_size) noexcept;
 
 // Why the arena cannot serve a call on `group` (empty when it can): it needs the world group of a
 // job on one node with shared memory on.

@@ -128,11 +128,19 @@ bool topology_algorithm_fits(std::string_view algorithm, bool commutative, bool 
   return true;  // bucket, bucket_3way
 }
 
+// DASH_NODE_SIZE=k (the runs registered for it use a multiple of k ranks) cuts the machine into
+// regular nodes of k ranks.
+bool several_nodes() { return dash::comm::locality().node_count > 1; }
+
 bool fits(Coll collective, std::string_view algorithm, bool commutative) {
   const bool power_of_two = (P() & (P() - 1)) == 0;
+  const bool arena = dash::comm::config().shared_memory_access && !ranks_are_nodes();
   if (algorithm.starts_with("shared_memory")) {
-    // The tests run on one node, on the world group, unless the ranks stand for a network's nodes.
-    return dash::comm::config().shared_memory_access && !ranks_are_nodes();
+    // The world group of one node, unless the ranks stand for a network's nodes.
+    return arena && !several_nodes();
+  }
+  if (algorithm == "hierarchical") {
+    return arena && several_nodes() && (commutative || collective != Coll::allreduce);
   }
   if (algorithm == "distance_halving" || algorithm == "torus_order" || algorithm.starts_with("bucket")) {
     return topology_algorithm_fits(algorithm, commutative, power_of_two);
@@ -384,8 +392,8 @@ TEST(Collectives, AllgathervMatchesMpi) {
       SCOPED_TRACE(label(algorithm, base));
       std::vector<int> ours(total, -1);
       if (!fits(Coll::allgather, algorithm, true) || stages_in_scratch(Coll::allgather, algorithm) ||
-          algorithm.starts_with("shared_memory") || algorithm == "distance_halving" || algorithm == "torus_order" ||
-          algorithm.starts_with("bucket")) {  // these need contributions of one size
+          algorithm.starts_with("shared_memory") || algorithm == "hierarchical" || algorithm == "distance_halving" ||
+          algorithm == "torus_order" || algorithm.starts_with("bucket")) {  // these need contributions of one size
         EXPECT_THROW(dash::comm::allgatherv(in, ours, counts, Group::world(), forced(algorithm)),
                      dash::InvalidArgument);
         continue;
@@ -582,7 +590,8 @@ TEST(Collectives, ForcingAnUnknownOrUnfitAlgorithmIsAnError) {
     EXPECT_EQ(std::string(error.what()),
               "dash::comm::allreduce: invalid argument 'algorithm (forced by Options::algorithm)' = 'quantum'; "
               "expected one of recursive_doubling, rabenseifner, binary_blocks, ring, pairwise_ring, shared_memory, "
-              "shared_memory_replicated, distance_halving, torus_order, bucket, bucket_3way, bucket_6way");
+              "shared_memory_replicated, distance_halving, torus_order, bucket, bucket_3way, bucket_6way, "
+              "hierarchical");
   }
   std::vector<Matrix> min(4, Matrix{1, 0, 0, 1});
   std::vector<Matrix> mout(4);

@@ -42,6 +42,10 @@ struct Config {
   CostParameters cost_parameters;
   // DASH_TOPOLOGY: the network between the nodes (network.hpp); flat when unset.
   Network network;
+  // DASH_NODE_SIZE=k: every k consecutive processes of a node count as a node of their own
+  // (the last may hold fewer), so a multi-node job and its hierarchical collectives run on one
+  // machine; 0 (unset): nodes as MPI_COMM_TYPE_SHARED finds them.
+  int emulated_node_size = 0;
 };
 
 // Parses the DASH_* variables of the current environment. Throws dash::InvalidArgument naming

@@ -38,6 +38,9 @@ public:
   static const Group& world();
   // The tags the world group uses; other groups must use disjoint spaces.
   static TagSpace world_tag_space();
+  // The tags of the library's internal groups (the rails of hierarchical collectives), disjoint
+  // from the world group's and below them.
+  static TagSpace internal_tag_space();
 
   // A group of the listed base ranks (distinct, each in [0, dash::size())); group rank i is
   // base_ranks[i]. Every listed process constructs it with the same list and tags; the caller

@@ -3,8 +3,8 @@
 // MPI-3 shared windows; docs/collectives.md "Shared-memory collectives").
 //
 // dash::init allocates one region per process with MPI_Win_allocate_shared over the processes of
-// its node: three progress counters, each on a cache line of its own, then `slot_count` slots of
-// `slot_bytes` of data. A slot starts with its stamp, the ticket + 1 of the chunk it holds,
+// its node (as locality() counts them): three progress counters, each on a cache line of its own,
+// then `slot_count` slots of `slot_bytes` of data. A slot starts with its stamp, the ticket + 1 of the chunk it holds,
 // stored after the chunk: a short chunk shares the stamp's cache line, so a reader that sees the
 // stamp has the data with the same cache-line transfer. A collective numbers its chunks with
 // tickets taken from one sequence that every process of the node advances alike (the collectives
@@ -46,14 +46,15 @@ public:
   // Stamp, data, padding to the next cache line: slots start on cache lines of their own.
   static constexpr std::size_t slot_stride = slot_bytes + 64;
 
-  // Collective over `node`: every member allocates its region.
-  explicit CollectiveArena(MPI_Comm node);
+  // Collective over `node`: every member allocates its region. `machine_processes` share the
+  // machine's cores (more than `node` has when DASH_NODE_SIZE cuts a machine into nodes).
+  CollectiveArena(MPI_Comm node, int machine_processes);
   ~CollectiveArena();
   CollectiveArena(const CollectiveArena&) = delete;
   CollectiveArena& operator=(const CollectiveArena&) = delete;
 
   int size() const noexcept { return static_cast<int>(regions_.size()); }
-  // More processes on the node than cores: a waiting process must give its core away at once.
+  // More processes on the machine than cores: a waiting process must give its core away at once.
   bool oversubscribed() const noexcept { return oversubscribed_; }
   ArenaCounters& counters(int node_rank) const noexcept;
   // The data of the slot that holds `ticket`, and its stamp (ticket + 1 once the owner staged it).
@@ -93,8 +94,7 @@ protected:
   ~CollectiveRun() = default;
 };
 
-// The arena of the running library: null when the job spans several nodes or
-// DASH_SHARED_MEMORY=0.
+// The arena of the caller's node in the running library: null when DASH_SHARED_MEMORY=0.
 CollectiveArena* collective_arena() noexcept;
 
 // Called by dash::init (collective over the base communicator, after the nodes are known) and

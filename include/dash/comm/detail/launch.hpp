@@ -32,6 +32,10 @@ struct CollectiveCall {
   const std::byte* input = nullptr;
   std::byte* output = nullptr;
   Reduction reduction;
+  // A stage of a hierarchical collective: DASH_COLL_<OP> (meant for the user's calls) does not
+  // apply to it, and it runs with the tag its run reserved instead of the group's next.
+  bool internal = false;
+  int tag = 0;
 };
 
 inline CollectiveCall make_call(std::string_view function, Coll collective, int root = 0, bool commutative = true) {

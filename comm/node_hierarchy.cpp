@@ -1,0 +1,86 @@
+#include <array>
+#include <memory>
+
+#include <mpi.h>
+
+#include <dash/comm/config.hpp>
+#include <dash/comm/detail/collective_arena.hpp>
+#include <dash/comm/detail/node_hierarchy.hpp>
+#include <dash/comm/environment.hpp>
+#include <dash/comm/locality.hpp>
+#include <dash/comm/mpi_call.hpp>
+
+namespace dash::comm::detail {
+
+namespace {
+
+// Rail r of nodes of k processes: base ranks r, k + r, 2k + r, ...
+class RailMap final : public RankMap {
+public:
+  RailMap(int node_size, int node_rank) : node_size_(node_size), node_rank_(node_rank) {}
+  int to_base(int group_rank) const override { return group_rank * node_size_ + node_rank_; }
+
+private:
+  int node_size_;
+  int node_rank_;
+};
+
+std::unique_ptr<NodeHierarchy>& current() {
+  static std::unique_ptr<NodeHierarchy> hierarchy;
+  return hierarchy;
+}
+
+}  // namespace
+
+const NodeHierarchy& node_hierarchy() {
+  static const NodeHierarchy outside_init;
+  return current() ? *current() : outside_init;
+}
+
+std::string_view hierarchy_unfit(const Group& group) {
+  if (!config().shared_memory_access) {
+    return "it needs shared memory, which DASH_SHARED_MEMORY=0 turned off";
+  }
+  if (config().progress_thread) {
+    return "the progress thread (DASH_PROGRESS_THREAD=1) does not drive arena collectives";
+  }
+  if (!group.is_world()) {
+    return "it runs on the world group only (the node arenas' chunk tickets follow that group's call order)";
+  }
+  const NodeHierarchy& hierarchy = node_hierarchy();
+  if (hierarchy.nodes < 2) {
+    return "it needs a job on several nodes (DASH_NODE_SIZE emulates them on one machine)";
+  }
+  if (!hierarchy.regular || !hierarchy.rail || collective_arena() == nullptr) {
+    return "it needs nodes of one size holding consecutive ranks";
+  }
+  return {};
+}
+
+void open_node_hierarchy() {
+  const Locality& place = locality();
+  auto hierarchy = std::make_unique<NodeHierarchy>();
+  hierarchy->nodes = place.node_count;
+  hierarchy->node = place.node;
+  hierarchy->node_rank = place.node_rank;
+  hierarchy->node_size = place.node_size;
+  int rank = 0;
+  check_mpi(MPI_Comm_rank(base_comm(), &rank), "dash::init: MPI_Comm_rank");
+  // Regular exactly when every process sees the smallest and the largest node size alike and
+  // sits at node * size + node rank.
+  const int consecutive = rank == place.node * place.node_size + place.node_rank ? 1 : 0;
+  std::array<int, 3> local{place.node_size, -place.node_size, consecutive};
+  std::array<int, 3> least{};
+  check_mpi(MPI_Allreduce(local.data(), least.data(), 3, MPI_INT, MPI_MIN, base_comm()),
+            "dash::init: MPI_Allreduce (node hierarchy)");
+  hierarchy->regular = least[0] == -least[1] && least[2] == 1;
+  if (hierarchy->regular && hierarchy->nodes > 1) {
+    hierarchy->rail.emplace(place.node_count, place.node,
+                            std::make_shared<RailMap>(place.node_size, place.node_rank), Group::internal_tag_space());
+  }
+  current() = std::move(hierarchy);
+}
+
+void close_node_hierarchy() noexcept { current().reset(); }
+
+}  // namespace dash::comm::detail

@@ -1,0 +1,37 @@
+#pragma once
+// Internal: the job's nodes as the hierarchical collectives see them (docs/collectives.md
+// "Hierarchical collectives"). A regular job has nodes of one size k, node n holding the base
+// ranks [n k, (n + 1) k): the placement of mpiexec's default by-slot mapping. Its rail r is the
+// group of the processes of node rank r, one per node in node order; the inter-node stage of a
+// hierarchical collective runs on the caller's rail, in a tag space of the rails' own.
+
+#include <optional>
+#include <string_view>
+
+#include <dash/comm/group.hpp>
+
+namespace dash::comm::detail {
+
+struct NodeHierarchy {
+  int nodes = 1;
+  int node = 0;
+  int node_rank = 0;
+  int node_size = 1;
+  // Nodes of one size holding consecutive base ranks.
+  bool regular = true;
+  // The caller's rail; set when the job is regular and has more than one node.
+  std::optional<Group> rail;
+};
+
+// The hierarchy of the running library (dash::init builds it after the nodes are known).
+const NodeHierarchy& node_hierarchy();
+
+// Why a collective on `group` cannot run hierarchically (empty when it can): it needs the world
+// group of a regular job on several nodes, each with its collective arena.
+std::string_view hierarchy_unfit(const Group& group);
+
+// Called by dash::init (collective over the base communicator) and dash::finalize.
+void open_node_hierarchy();
+void close_node_hierarchy() noexcept;
+
+}  // namespace dash::comm::detail

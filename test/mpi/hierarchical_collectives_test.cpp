@@ -1,0 +1,235 @@
+// The hierarchical collectives (arena on each node, inter-node stage on the rails;
+// comm/engine/shared_memory_run.hpp) against the MPI library's own result. The nodes are emulated
+// with DASH_NODE_SIZE (test/mpi/CMakeLists.txt runs this file with several node sizes): regular
+// jobs run every case, irregular ones and one-node jobs check that the algorithms are refused with
+// the reason and that the library's own choice still serves the call.
+
+#include <cstdint>
+#include <cstdlib>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+#include <mpi.h>
+
+#include <dash/dash.hpp>
+
+#include "dash_testing.hpp"
+
+namespace {
+
+using dash::comm::Coll;
+using dash::comm::Group;
+using dash::comm::Options;
+
+int P() { return static_cast<int>(dash::size()); }
+int me() { return dash::myid(); }
+MPI_Comm world() { return dash::comm::base_comm(); }
+
+Options hierarchical() {
+  Options options;
+  options.algorithm = "hierarchical";
+  return options;
+}
+
+// Why explain() says the hierarchical algorithm cannot serve `collective`; empty when it can.
+std::string refusal(Coll collective, bool commutative = true) {
+  for (const dash::comm::Candidate& candidate :
+       dash::comm::explain(collective, 1 << 20, Group::world(), commutative).candidates) {
+    if (candidate.algorithm == "hierarchical") {
+      return candidate.unfit;
+    }
+  }
+  return "not registered";
+}
+
+// The same answer on every rank: the hierarchy's regularity is agreed on at dash::init.
+bool regular_nodes() { return refusal(Coll::allreduce).empty(); }
+
+// 256 KiB slots hold 32768 doubles: more chunks than the arena has slots, and a remainder.
+constexpr std::size_t many = 5 * 32768 + 4321;
+
+std::vector<double> doubles(std::size_t n, int rank) {
+  std::vector<double> values(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    values[i] = static_cast<double>(rank + 1) * 0.5 + static_cast<double>(i % 1013);  // exact sums
+  }
+  return values;
+}
+
+std::vector<std::int64_t> integers(std::size_t n, int rank) {
+  std::vector<std::int64_t> values(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    values[i] = static_cast<std::int64_t>(i) * 7 - rank * 1000003;
+  }
+  return values;
+}
+
+// DASH_NODE_SIZE=k cuts the machine's node into nodes of k consecutive ranks.
+TEST(HierarchicalCollectives, EmulatedNodesAreConsecutiveRanks) {
+  const char* setting = std::getenv("DASH_NODE_SIZE");
+  ASSERT_NE(setting, nullptr) << "run with DASH_NODE_SIZE (test/mpi/CMakeLists.txt)";
+  const int k = std::stoi(setting);
+  const dash::comm::Locality& place = dash::comm::locality();
+  EXPECT_EQ(place.node, me() / k);
+  EXPECT_EQ(place.node_rank, me() % k);
+  EXPECT_EQ(place.node_size, std::min(k, P() - me() / k * k));
+  EXPECT_EQ(place.node_count, (P() + k - 1) / k);
+}
+
+TEST(HierarchicalCollectives, AllreduceMatchesMpi) {
+  if (!regular_nodes()) {
+    GTEST_SKIP() << "not a regular job of several nodes: " << refusal(Coll::allreduce);
+  }
+  for (const std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{5}, std::size_t{32768}, many}) {
+    SCOPED_TRACE("n=" + std::to_string(n));
+    const std::vector<double> in = doubles(n, me());
+    std::vector<double> ours(n, -1);
+    std::vector<double> theirs(n, -2);
+    dash::comm::allreduce(in, ours, dash::plus{}, Group::world(), hierarchical());
+    MPI_Allreduce(in.data(), theirs.data(), static_cast<int>(n), MPI_DOUBLE, MPI_SUM, world());
+    EXPECT_EQ(ours, theirs);
+    const std::vector<std::int64_t> ints = integers(n, me());
+    std::vector<std::int64_t> maxima(n, -1);
+    std::vector<std::int64_t> expected(n, -2);
+    dash::comm::allreduce(ints, maxima, dash::max{}, Group::world(), hierarchical());
+    MPI_Allreduce(ints.data(), expected.data(), static_cast<int>(n), MPI_INT64_T, MPI_MAX, world());
+    EXPECT_EQ(maxima, expected);
+  }
+}
+
+// Blocks of one element up to several chunks (a slot holds one chunk of every node's block).
+TEST(HierarchicalCollectives, AllgatherMatchesMpi) {
+  if (!regular_nodes()) {
+    GTEST_SKIP() << "not a regular job of several nodes: " << refusal(Coll::allgather);
+  }
+  for (const std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{7}, many}) {
+    SCOPED_TRACE("n=" + std::to_string(n));
+    const std::vector<std::int64_t> in = integers(n, me());
+    std::vector<std::int64_t> ours(n * static_cast<std::size_t>(P()), -1);
+    std::vector<std::int64_t> theirs(ours.size(), -2);
+    dash::comm::allgather(in, ours, Group::world(), hierarchical());
+    MPI_Allgather(in.data(), static_cast<int>(n), MPI_INT64_T, theirs.data(), static_cast<int>(n), MPI_INT64_T,
+                  world());
+    EXPECT_EQ(ours, theirs);
+  }
+}
+
+TEST(HierarchicalCollectives, BcastFromEveryRoot) {
+  if (!regular_nodes()) {
+    GTEST_SKIP() << "not a regular job of several nodes: " << refusal(Coll::bcast);
+  }
+  for (const std::size_t n : {std::size_t{0}, std::size_t{7}, many}) {
+    for (int root = 0; root < P(); ++root) {
+      SCOPED_TRACE("n=" + std::to_string(n) + " root=" + std::to_string(root));
+      std::vector<double> buffer = me() == root ? doubles(n, root) : std::vector<double>(n, -3);
+      dash::comm::bcast(buffer, root, Group::world(), hierarchical());
+      EXPECT_EQ(buffer, doubles(n, root));
+    }
+  }
+}
+
+// Hierarchical collectives and the library's own choice in flight together, waited for in reverse
+// order: waiting on the last must drive the earlier ones, whose chunks hold the node arena's slots.
+TEST(HierarchicalCollectives, InterleavedRequestsCompleteInAnyOrder) {
+  if (!regular_nodes()) {
+    GTEST_SKIP() << "not a regular job of several nodes: " << refusal(Coll::allreduce);
+  }
+  const std::vector<double> a = doubles(many, me());
+  const std::vector<double> b = doubles(many, me() + 7);
+  std::vector<double> sum_a(many);
+  std::vector<double> sum_b(many);
+  std::vector<double> broadcast = me() == P() - 1 ? doubles(many, P()) : std::vector<double>(many, -3);
+  std::vector<double> gathered(many * static_cast<std::size_t>(P()));
+  std::vector<double> gathered_by_messages(gathered.size());
+  auto first = dash::comm::iallreduce(a, sum_a, dash::plus{}, Group::world(), hierarchical());
+  auto second = dash::comm::ibcast(broadcast, P() - 1, Group::world(), hierarchical());
+  auto third = dash::comm::iallgather(a, gathered, Group::world(), hierarchical());
+  auto fourth = dash::comm::iallreduce(b, sum_b, dash::plus{}, Group::world(), hierarchical());
+  auto fifth = dash::comm::iallgather(b, gathered_by_messages, Group::world(), Options{});
+  fifth.wait();
+  fourth.wait();
+  third.wait();
+  second.wait();
+  first.wait();
+  std::vector<double> expected_a(many);
+  std::vector<double> expected_b(many);
+  MPI_Allreduce(a.data(), expected_a.data(), static_cast<int>(many), MPI_DOUBLE, MPI_SUM, world());
+  MPI_Allreduce(b.data(), expected_b.data(), static_cast<int>(many), MPI_DOUBLE, MPI_SUM, world());
+  EXPECT_EQ(sum_a, expected_a);
+  EXPECT_EQ(sum_b, expected_b);
+  EXPECT_EQ(broadcast, doubles(many, P()));
+  for (int r = 0; r < P(); ++r) {
+    const std::vector<double> block(gathered.begin() + static_cast<std::ptrdiff_t>(many) * r,
+                                    gathered.begin() + static_cast<std::ptrdiff_t>(many) * (r + 1));
+    EXPECT_EQ(block, doubles(many, r)) << "block " << r;
+    const std::vector<double> other(gathered_by_messages.begin() + static_cast<std::ptrdiff_t>(many) * r,
+                                    gathered_by_messages.begin() + static_cast<std::ptrdiff_t>(many) * (r + 1));
+    EXPECT_EQ(other, doubles(many, r + 7)) << "block " << r;
+  }
+}
+
+// Arrivals of a hierarchical allreduce cover the output once, each final when it arrives.
+TEST(HierarchicalCollectives, ArrivalsCoverTheOutputOnce) {
+  if (!regular_nodes()) {
+    GTEST_SKIP() << "not a regular job of several nodes: " << refusal(Coll::allreduce);
+  }
+  const std::vector<double> in = doubles(many, me());
+  std::vector<double> expected(many);
+  MPI_Allreduce(in.data(), expected.data(), static_cast<int>(many), MPI_DOUBLE, MPI_SUM, world());
+  std::vector<double> out(many);
+  std::vector<int> seen(many, 0);
+  bool values_final = true;
+  dash::comm::iallreduce(in, out, dash::plus{}, Group::world(), hierarchical())
+      .for_each_arrival([&](const auto& arrival) {
+        const auto first = static_cast<std::size_t>(arrival.data - out.data());
+        for (std::size_t i = first; i < first + arrival.count; ++i) {
+          ++seen[i];
+          values_final = values_final && out[i] == expected[i];
+        }
+      });
+  EXPECT_TRUE(values_final);
+  EXPECT_EQ(seen, std::vector<int>(many, 1));
+}
+
+TEST(HierarchicalCollectives, RefusalsNameTheReason) {
+  const dash::comm::Locality& place = dash::comm::locality();
+  std::vector<double> in(4, 1.0);
+  std::vector<double> out(4);
+  std::string expected;
+  if (place.node_count == 1) {
+    expected = "it needs a job on several nodes (DASH_NODE_SIZE emulates them on one machine)";
+  } else if (!regular_nodes()) {
+    expected = "it needs nodes of one size holding consecutive ranks";
+  } else {
+    expected = "it combines node by node, so it needs a commutative operation";
+  }
+  EXPECT_EQ(refusal(Coll::allreduce, regular_nodes() ? false : true), expected);
+  try {
+    dash::comm::allreduce(in, out, dash::comm::non_commutative([](double x, double y) { return x + y; }),
+                          Group::world(), hierarchical());
+    FAIL() << "no exception";
+  } catch (const dash::InvalidArgument& error) {
+    EXPECT_EQ(std::string(error.what()), "dash::comm::allreduce: algorithm 'hierarchical' (forced by "
+                                         "Options::algorithm) cannot serve this call: " + expected);
+  }
+  // Several nodes: the single-node arena is refused, and the library's choice serves every call.
+  if (place.node_count > 1) {
+    for (const dash::comm::Candidate& candidate :
+         dash::comm::explain(Coll::allreduce, 1 << 20, Group::world()).candidates) {
+      if (candidate.algorithm == "shared_memory") {
+        EXPECT_EQ(candidate.unfit,
+                  "it needs all processes of the job on one node (the hierarchical algorithms serve jobs on several)");
+      }
+    }
+  }
+  const std::vector<double> values = doubles(many, me());
+  std::vector<double> ours(many);
+  std::vector<double> theirs(many);
+  dash::comm::allreduce(values, ours, dash::plus{}, Group::world());
+  MPI_Allreduce(values.data(), theirs.data(), static_cast<int>(many), MPI_DOUBLE, MPI_SUM, world());
+  EXPECT_EQ(ours, theirs);
+}
+
+}  // namespace
