@@ -206,8 +206,9 @@ private:
 
 // The memory-traffic floor of an operation (issue "Collective layer II", acceptance): the local
 // work no algorithm on one node can avoid, done by every rank at once so that they share the
-// memory bandwidth as in the collective (alltoall has none defined). allreduce and reduce_scatter_block: c = a + b over the
-// rank's block; allgather: two copies of the block; bcast: one copy, the root idle.
+// memory bandwidth as in the collective. allreduce and reduce_scatter_block: c = a + b over the
+// rank's block; allgather and alltoall (at p = 2 each output block is read from somewhere and
+// written once): two copies of the block; bcast: one copy, the root idle.
 class FloorWorkload final : public Workload {
 public:
   FloorWorkload(const OperationInfo& info, std::size_t bytes, MPI_Comm team, std::size_t calls)
@@ -216,8 +217,10 @@ public:
     MPI_Comm_size(team, &size_);
     n_ = std::max<std::size_t>(1, bytes / sizeof(double));
     const auto p = static_cast<std::size_t>(size_);
-    native_in_.assign(info.operation == Operation::reduce_scatter_block ? n_ * p : 0, 1.0);
-    native_out_.resize(info.operation == Operation::allgather ? n_ * p : n_);
+    const bool per_block_input =
+        info.operation == Operation::reduce_scatter_block || info.operation == Operation::alltoall;
+    native_in_.resize(per_block_input ? n_ * p : 0);
+    native_out_.resize(info.operation == Operation::allgather || info.operation == Operation::alltoall ? n_ * p : n_);
     a_.resize(n_);
     b_.resize(n_);
     c_.resize(n_);
@@ -235,6 +238,7 @@ public:
           }
           break;
         case Operation::allgather:
+        case Operation::alltoall:
           std::copy(a_.begin(), a_.end(), c_.begin());
           std::copy(b_.begin(), b_.end(), d_.begin());
           break;
@@ -261,6 +265,9 @@ public:
         case Operation::allgather:
           MPI_Allgather(a_.data(), n, MPI_DOUBLE, native_out_.data(), n, MPI_DOUBLE, team_);
           break;
+        case Operation::alltoall:
+          MPI_Alltoall(native_in_.data(), n, MPI_DOUBLE, native_out_.data(), n, MPI_DOUBLE, team_);
+          break;
         default:
           MPI_Bcast(native_out_.data(), n, MPI_DOUBLE, 0, team_);
           break;
@@ -276,6 +283,10 @@ public:
     std::fill(c_.begin(), c_.end(), garbage);
     std::fill(d_.begin(), d_.end(), garbage);
     std::fill(native_out_.begin(), native_out_.end(), garbage);
+    // reduce_scatter_block sums ones; alltoall sends block d to rank d, which receives its own rank.
+    for (std::size_t i = 0; i < native_in_.size(); ++i) {
+      native_in_[i] = info_.operation == Operation::alltoall ? static_cast<double>(i / n_) : 1.0;
+    }
     if (info_.operation == Operation::bcast && rank_ == 0) {
       for (std::size_t i = 0; i < n_; ++i) {
         native_out_[i] = input_value(0, i);
@@ -297,6 +308,7 @@ private:
           ok = c_[i] == a_[i] + b_[i];
           break;
         case Operation::allgather:
+        case Operation::alltoall:
           ok = c_[i] == a_[i] && d_[i] == b_[i];
           break;
         default:
@@ -323,6 +335,9 @@ private:
           break;
         case Operation::allgather:
           expected = input_value(static_cast<int>(i / n_), i % n_);
+          break;
+        case Operation::alltoall:
+          expected = rank_;
           break;
         default:
           expected = input_value(0, i);
@@ -405,14 +420,12 @@ const bool registered = [] {
     const std::string op(info.name);
     CaseRegistration(make_case(info, op, "dash::comm::" + op + " (library's choice)",
                                [](MPI_Comm) { return Contender{}; }));
-    if (info.operation != Operation::alltoall) {
-      Case floor = make_case(info, op + ".floor", "memory-traffic floor of " + op + " (all ranks busy)",
-                             [](MPI_Comm) { return Contender{}; });
-      floor.make_workload = [&info](const Problem& problem) -> std::unique_ptr<Workload> {
-        return std::make_unique<FloorWorkload>(info, problem.size, problem.team, calls_for(problem.size));
-      };
-      CaseRegistration(std::move(floor));
-    }
+    Case floor = make_case(info, op + ".floor", "memory-traffic floor of " + op + " (all ranks busy)",
+                           [](MPI_Comm) { return Contender{}; });
+    floor.make_workload = [&info](const Problem& problem) -> std::unique_ptr<Workload> {
+      return std::make_unique<FloorWorkload>(info, problem.size, problem.team, calls_for(problem.size));
+    };
+    CaseRegistration(std::move(floor));
     for (const std::string_view algorithm : comm::algorithms(info.collective)) {
       if (algorithm.ends_with("_noncanonical")) {
         continue;  // fills the output in arrival order; the workloads verify canonical results
