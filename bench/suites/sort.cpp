@@ -1,6 +1,8 @@
 // The sort suite: dash::sort on a dash::Array against a plain-MPI sample sort, against itself
-// without the partial merge and with the spreadsort local kernel, and against std::sort and
-// pdqsort of all elements on one process (docs/benchmarks.md). The inputs follow seed 004 §7.4.2
+// without the partial merge and with the spreadsort local kernel, and against std::sort, pdqsort
+// and (in builds with Highway's vqsort) vqsort of all elements on one process (docs/benchmarks.md).
+// dash::sort's own local sort is vqsort in such builds, so the vqsort one-process case is the
+// comparison with the best local kernel. The inputs follow seed 004 §7.4.2
 // (uniform doubles in [-1e6, 1e6)) and add uniform 64-bit keys, Zipf-distributed keys (many
 // duplicates, skewed values) and keys that are all equal.
 //
@@ -27,6 +29,7 @@
 #include <dash/algorithms/sort.hpp>
 #include <dash/comm/mpi_call.hpp>
 #include <dash/containers/array.hpp>
+#include <dash/core/detail/vqsort.hpp>
 #include <dash/core/team.hpp>
 
 #include "baselines/sample_sort_mpi.hpp"
@@ -186,7 +189,8 @@ enum class Contender {
   no_partial_merge,
   spreadsort_kernel,
   std_sort_one_process,
-  pdqsort_one_process
+  pdqsort_one_process,
+  vqsort_one_process
 };
 
 // The contenders that are dash::sort itself with other options: they sort the same array.
@@ -195,7 +199,8 @@ bool sorts_the_array(Contender contender) {
 }
 
 bool on_one_process(Contender contender) {
-  return contender == Contender::std_sort_one_process || contender == Contender::pdqsort_one_process;
+  return contender == Contender::std_sort_one_process || contender == Contender::pdqsort_one_process ||
+         contender == Contender::vqsort_one_process;
 }
 
 // The phases of one run as the extra metrics report them (seed 004 Fig. 7.6).
@@ -261,6 +266,9 @@ public:
         break;
       case Contender::pdqsort_one_process:
         sort_on_rank_zero([](std::vector<T>& whole) { boost::sort::pdqsort(whole.begin(), whole.end()); });
+        break;
+      case Contender::vqsort_one_process:
+        sort_on_rank_zero([](std::vector<T>& whole) { detail::vqsort(std::span<T>(whole)); });
         break;
     }
     last_side_ = Side::baseline;
@@ -408,12 +416,18 @@ constexpr ContenderDescription contenders[] = {
      "dash::sort with SortOptions::kernel = spreadsort (Boost.Sort's radix sort as the local sort)"},
     {Contender::std_sort_one_process, "_std_sort_one_process", "std::sort of all elements on rank 0 alone"},
     {Contender::pdqsort_one_process, "_pdqsort_one_process", "boost::sort::pdqsort of all elements on rank 0 alone"},
+    {Contender::vqsort_one_process, "_vqsort_one_process",
+     "Highway's vqsort (dash::detail::vqsort, dash's local kernel) of all elements on rank 0 alone"},
 };
 
 std::vector<Case> sort_cases() {
   std::vector<Case> cases;
   for (const KeysDescription& kind : key_kinds) {
     for (const ContenderDescription& against : contenders) {
+      // Only builds with Highway's vqsort can run it.
+      if (against.contender == Contender::vqsort_one_process && !detail::vqsort_built()) {
+        continue;
+      }
       const auto make = kind.make;
       const Contender contender = against.contender;
       cases.push_back(Case{

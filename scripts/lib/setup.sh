@@ -6,7 +6,7 @@ dash_packages=(
   g++ cmake make git python3
   libopenmpi-dev openmpi-bin libhwloc-dev pkg-config
   libgtest-dev valgrind
-  libboost-dev
+  libboost-dev libhwy-dev
   libfftw3-dev libfftw3-mpi-dev
   libscalapack-openmpi-dev
   nlohmann-json3-dev libcli11-dev

@@ -4,8 +4,11 @@
 // then input order), and exactly global ranks [floor(k N / p), floor((k + 1) N / p)).
 
 #include <algorithm>
+#include <array>
+#include <cmath>
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <random>
 #include <span>
 #include <string>
@@ -16,6 +19,7 @@
 #include <dash/dash.hpp>
 #include <dash/core/detail/exact_splitters.hpp>
 #include <dash/core/detail/parallel_sort.hpp>
+#include <dash/core/detail/vqsort.hpp>
 
 #include "dash_testing.hpp"
 
@@ -111,6 +115,46 @@ TEST(ParallelSort, SpreadsortKernel) {
 
   EXPECT_THROW(dash::detail::parallel_sort(records(keys, me()), by_key, Group::world(), settings),
                dash::InvalidArgument);
+  EXPECT_TRUE(dash::testing::on_all_ranks(true));
+}
+
+// Highway's vqsort kernel on full-range 64-bit keys with duplicates and on doubles with both zeros
+// and both infinities, enough per member that vqsort partitions; elements it cannot sort are rejected
+// on every member before any communication, and in a build without vqsort the kernel itself is.
+TEST(ParallelSort, VqsortKernel) {
+  std::mt19937_64 random(dash::testing::seed() + 5);
+  std::vector<std::uint64_t> keys(4000 + static_cast<std::size_t>(me()) * 257);
+  for (auto& key : keys) {
+    key = random() % 8 == 0 ? random() % 5 : random();
+  }
+  constexpr double infinity = std::numeric_limits<double>::infinity();
+  const std::array<double, 5> special{0.0, -0.0, infinity, -infinity, std::numeric_limits<double>::denorm_min()};
+  std::vector<double> doubles(3000 + static_cast<std::size_t>(me()) * 131);
+  for (double& x : doubles) {
+    const double mantissa = static_cast<double>(random() % 2001) - 1000.0;
+    const int exponent = static_cast<int>(random() % 64) - 32;
+    x = random() % 4 == 0 ? special[random() % special.size()] : std::ldexp(mantissa, exponent);
+  }
+  dash::detail::ParallelSortSettings settings;
+  settings.kernel = dash::detail::LocalSortKernel::vqsort;
+  if (dash::detail::vqsort_built()) {
+    EXPECT_TRUE(sorts_exactly(keys, std::less<>(), Group::world(), nullptr, settings));
+    EXPECT_TRUE(sorts_exactly(doubles, std::less<>(), Group::world(), nullptr, settings));
+  } else {
+    try {
+      dash::detail::parallel_sort(keys, std::less<>(), Group::world(), settings);
+      ADD_FAILURE() << "vqsort is not rejected in a build without it";
+    } catch (const dash::InvalidArgument& error) {
+      EXPECT_NE(std::string(error.what()).find("dash was built without Highway's vqsort (libhwy-dev)"),
+                std::string::npos)
+          << error.what();
+    }
+  }
+
+  EXPECT_THROW(dash::detail::parallel_sort(records(keys, me()), by_key, Group::world(), settings),
+               dash::InvalidArgument);
+  std::vector<std::int32_t> narrow(100, 3);
+  EXPECT_THROW(dash::detail::parallel_sort(narrow, std::less<>(), Group::world(), settings), dash::InvalidArgument);
   EXPECT_TRUE(dash::testing::on_all_ranks(true));
 }
 

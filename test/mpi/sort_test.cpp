@@ -1,7 +1,8 @@
 // dash::sort on dash::Array (BLOCKED, CYCLIC, BLOCKCYCLIC(k)) and dash::Matrix, with stable on and off
 // and partial merging on and off: random, sorted, reverse-sorted, all-equal, two-valued and
 // duplicate-heavy inputs; floats with infinities, denormals and signed zeros; structs ordered by a
-// comparator or a projection; the spreadsort kernel and when it is allowed; arrays with fewer elements
+// comparator or a projection; the spreadsort and vqsort kernels and when they are allowed (vqsort also
+// in builds without it); arrays with fewer elements
 // than units; sub-ranges; arrays on a sub-team. Each sort is checked as sort_test_oracle.hpp
 // describes. Also the errors of misuse.
 // Integers of every width and float in natural and reversed order: the suite of
@@ -62,11 +63,12 @@ std::vector<double> float_input(std::size_t n) {
 }
 
 // Mostly zeros of both signs, some ones of both signs.
-std::vector<float> signed_zero_input(std::size_t n) {
+template <class T>
+std::vector<T> signed_zero_input(std::size_t n) {
   std::mt19937_64 random(dash::testing::seed() * 7919 + 13);
-  const std::array<float, 6> values{0.0F, -0.0F, 0.0F, -0.0F, 1.0F, -1.0F};
-  std::vector<float> result(n);
-  for (float& x : result) {
+  const std::array<T, 6> values{0.0, -0.0, 0.0, -0.0, 1.0, -1.0};
+  std::vector<T> result(n);
+  for (T& x : result) {
     x = values[random() % values.size()];
   }
   return result;
@@ -113,6 +115,15 @@ static_assert(!natural_order<double, std::ranges::less, std::negate<>>);
 static_assert(!natural_order<long double, std::ranges::less, std::identity>);
 static_assert(!natural_order<bool, std::ranges::less, std::identity>);
 static_assert(!natural_order<Item, ByKey, std::identity>);
+
+// vqsort is allowed where spreadsort is, for the key types where it measured faster than pdqsort.
+using dash::detail::kernel_fit;
+static_assert(dash::detail::vqsort_key<double> && dash::detail::vqsort_key<std::int64_t> &&
+              dash::detail::vqsort_key<std::uint64_t> && dash::detail::vqsort_key<std::int16_t> &&
+              dash::detail::vqsort_key<std::uint16_t>);
+static_assert(!dash::detail::vqsort_key<float> && !dash::detail::vqsort_key<std::int32_t> &&
+              !dash::detail::vqsort_key<std::uint32_t> && !dash::detail::vqsort_key<std::int8_t> &&
+              !dash::detail::vqsort_key<long double>);
 
 TEST(Sort, EveryInputShapeOnEveryDistribution) {
   std::vector<std::size_t> sizes{P() + 1, 97, 2003};
@@ -183,7 +194,7 @@ TEST(Sort, NegativeZeroIsEquivalentToZeroAndKeepsItsSign) {
   for (const dash::Distribution& distribution : distributions()) {
     SCOPED_TRACE(describe(distribution, n, {0, n}));
     dash::Array<float> a(n, distribution);
-    write(a, signed_zero_input(n));
+    write(a, signed_zero_input<float>(n));
     const std::vector<float> input = gather(a);
     const auto negative_zeros =
         std::count_if(input.begin(), input.end(), [](float x) { return x == 0 && std::signbit(x); });
@@ -266,16 +277,58 @@ TEST(Sort, EveryLocalKernelSortsAlike) {
 }
 
 TEST(Sort, KernelChoice) {
+  using dash::detail::KernelFit;
   using dash::detail::LocalSortKernel;
   using dash::detail::local_kernel;
+  const KernelFit radix_only{.scalar = true, .natural = true, .vqsort_natural = false, .vqsort_built = true};
+  const KernelFit vqsort_fits{.scalar = true, .natural = true, .vqsort_natural = true, .vqsort_built = true};
+  const KernelFit vqsort_missing{.scalar = true, .natural = true, .vqsort_natural = true, .vqsort_built = false};
+  const KernelFit comparison{.scalar = true, .natural = false, .vqsort_natural = false, .vqsort_built = true};
+  const KernelFit structs{.scalar = false, .natural = false, .vqsort_natural = false, .vqsort_built = true};
   dash::SortOptions options;
-  EXPECT_EQ(local_kernel(options, true, true), LocalSortKernel::pdqsort_branchless);
-  EXPECT_EQ(local_kernel(options, false, false), LocalSortKernel::pdqsort);
-  options.kernel = dash::SortKernel::spreadsort;
-  EXPECT_EQ(local_kernel(options, true, true), LocalSortKernel::spreadsort);
-  EXPECT_THROW(local_kernel(options, true, false), dash::InvalidArgument);
+  EXPECT_EQ(local_kernel(options, vqsort_fits), LocalSortKernel::vqsort);
+  EXPECT_EQ(local_kernel(options, vqsort_missing), LocalSortKernel::pdqsort_branchless);
+  EXPECT_EQ(local_kernel(options, radix_only), LocalSortKernel::pdqsort_branchless);
+  EXPECT_EQ(local_kernel(options, comparison), LocalSortKernel::pdqsort_branchless);
+  EXPECT_EQ(local_kernel(options, structs), LocalSortKernel::pdqsort);
   options.stable = true;
-  EXPECT_THROW(local_kernel(options, true, true), dash::InvalidArgument);
+  EXPECT_EQ(local_kernel(options, vqsort_fits), LocalSortKernel::pdqsort_branchless);
+
+  options = {};
+  options.kernel = dash::SortKernel::spreadsort;
+  EXPECT_EQ(local_kernel(options, radix_only), LocalSortKernel::spreadsort);
+  EXPECT_EQ(local_kernel(options, vqsort_fits), LocalSortKernel::spreadsort);
+  EXPECT_THROW(local_kernel(options, comparison), dash::InvalidArgument);
+  options.stable = true;
+  EXPECT_THROW(local_kernel(options, radix_only), dash::InvalidArgument);
+
+  options = {};
+  options.kernel = dash::SortKernel::vqsort;
+  EXPECT_EQ(local_kernel(options, vqsort_fits), LocalSortKernel::vqsort);
+  EXPECT_THROW(local_kernel(options, radix_only), dash::InvalidArgument);
+  EXPECT_THROW(local_kernel(options, comparison), dash::InvalidArgument);
+  try {
+    local_kernel(options, vqsort_missing);
+    ADD_FAILURE() << "vqsort is not rejected when the build lacks it";
+  } catch (const dash::InvalidArgument& error) {
+    EXPECT_NE(std::string(error.what()).find("dash was built without Highway's vqsort (libhwy-dev)"),
+              std::string::npos)
+        << error.what();
+  }
+  options.stable = true;
+  EXPECT_THROW(local_kernel(options, vqsort_fits), dash::InvalidArgument);
+
+  // What dash::sort passes for its element types and orders.
+  const bool built = dash::detail::vqsort_built();
+  EXPECT_EQ((kernel_fit<double, std::ranges::less, std::identity>().vqsort_natural), true);
+  EXPECT_EQ((kernel_fit<double, std::ranges::less, std::identity>().vqsort_built), built);
+  EXPECT_EQ((kernel_fit<std::int64_t, std::less<std::int64_t>, std::identity>().vqsort_natural), true);
+  EXPECT_EQ((kernel_fit<std::uint16_t, std::less<>, std::identity>().vqsort_natural), true);
+  EXPECT_EQ((kernel_fit<float, std::ranges::less, std::identity>().vqsort_natural), false);
+  EXPECT_EQ((kernel_fit<std::int32_t, std::ranges::less, std::identity>().vqsort_natural), false);
+  EXPECT_EQ((kernel_fit<double, std::greater<>, std::identity>().vqsort_natural), false);
+  EXPECT_EQ((kernel_fit<double, std::ranges::less, std::negate<>>().vqsort_natural), false);
+  EXPECT_EQ((kernel_fit<Item, ByKey, std::identity>().vqsort_natural), false);
 }
 
 // SortKernel::spreadsort (Boost.Sort's radix sort) orders like <, with enough elements per unit that
@@ -288,7 +341,7 @@ TEST(Sort, SpreadsortKernelOrdersLikeLess) {
     dash::Array<std::uint64_t> wide(n, distribution);
     dash::Array<std::int32_t> narrow(n, distribution);
     write(doubles, magnitude_input(n));
-    write(zeros, signed_zero_input(n));
+    write(zeros, signed_zero_input<float>(n));
     write(wide, full_range_input<std::uint64_t>(n, 16));
     write(narrow, full_range_input<std::int32_t>(n, 17));
     for (const bool partial_merge : {true, false}) {
@@ -300,6 +353,46 @@ TEST(Sort, SpreadsortKernelOrdersLikeLess) {
       expect_sorts_like_std(zeros, {0, n}, options);
       expect_sorts_like_std(wide, {0, n}, options);
       expect_sorts_like_std(narrow, {3, n - 2}, options, std::less<std::int32_t>{});
+    }
+  }
+}
+
+// SortKernel::vqsort (Highway's vectorised quicksort) orders like <: doubles of every magnitude with
+// both zeros, both infinities, denormals and repeats, and integers over their whole range, with enough
+// elements per unit that vqsort partitions rather than only running its sorting networks. Automatic
+// picks it for these arrays, so the other tests with such keys run it too.
+TEST(Sort, VqsortKernelOrdersLikeLess) {
+  if (!dash::detail::vqsort_built()) {
+    GTEST_SKIP() << "dash was built without Highway's vqsort";
+  }
+  const std::size_t n = 3000 * P() + 11;
+  for (const dash::Distribution& distribution : {dash::BLOCKED, dash::CYCLIC}) {
+    dash::Array<double> magnitudes(n, distribution);
+    dash::Array<double> specials(n, distribution);
+    dash::Array<double> zeros(n, distribution);
+    dash::Array<std::int64_t> signed_wide(n, distribution);
+    dash::Array<std::uint64_t> wide(n, distribution);
+    dash::Array<std::int16_t> signed_narrow(n, distribution);
+    dash::Array<std::uint16_t> narrow(n, distribution);
+    write(magnitudes, magnitude_input(n));
+    write(specials, float_input(n));
+    write(zeros, signed_zero_input<double>(n));
+    write(signed_wide, full_range_input<std::int64_t>(n, 18));
+    write(wide, full_range_input<std::uint64_t>(n, 19));
+    write(signed_narrow, full_range_input<std::int16_t>(n, 20));
+    write(narrow, full_range_input<std::uint16_t>(n, 21));
+    for (const bool partial_merge : {true, false}) {
+      SCOPED_TRACE(describe(distribution, n, {0, n}));
+      dash::SortOptions options;
+      options.kernel = dash::SortKernel::vqsort;
+      options.partial_merge = partial_merge;
+      expect_sorts_like_std(magnitudes, {0, n}, options);
+      expect_sorts_like_std(specials, {1, n - 4}, options, std::less<>{});
+      expect_sorts_like_std(zeros, {0, n}, options, std::less<double>{});
+      expect_sorts_like_std(signed_wide, {0, n}, options);
+      expect_sorts_like_std(wide, {5, n}, options, std::less<std::uint64_t>{});
+      expect_sorts_like_std(signed_narrow, {0, n}, options, std::less<>{});
+      expect_sorts_like_std(narrow, {0, n - 1}, options);
     }
   }
 }
@@ -445,6 +538,41 @@ TEST(SortErrors, RangesOfTwoContainersOrOutsideOneAreRejected) {
   EXPECT_TRUE(dash::testing::on_all_ranks(rejects_spreadsort(
       [&] { dash::sort(numbers.begin(), numbers.end(), std::ranges::less{}, std::identity{}, spreadsort); })))
       << "a stable spreadsort is not rejected on every unit";
+
+  // vqsort where sorting the values would not give the order asked for, or for keys it does not take
+  // (int32_t measured slower than pdqsort); in a build without vqsort, everywhere, saying so.
+  dash::SortOptions vqsort;
+  vqsort.kernel = dash::SortKernel::vqsort;
+  dash::Array<double> doubles(40);
+  // Every rejection names the argument; a build without vqsort says so.
+  const auto rejects_vqsort = [](auto sort, const std::string& reason = "'options.kernel'") {
+    try {
+      sort();
+    } catch (const dash::InvalidArgument& error) {
+      const std::string message = error.what();
+      return message.find("vqsort") != std::string::npos && message.find(reason) != std::string::npos;
+    }
+    return false;
+  };
+  EXPECT_TRUE(dash::testing::on_all_ranks(rejects_vqsort(
+      [&] { dash::sort(doubles.begin(), doubles.end(), std::greater<>{}, std::identity{}, vqsort); })))
+      << "vqsort in descending order is not rejected on every unit";
+  EXPECT_TRUE(dash::testing::on_all_ranks(rejects_vqsort(
+      [&] { dash::sort(numbers.begin(), numbers.end(), std::ranges::less{}, std::identity{}, vqsort); })))
+      << "vqsort of int32_t is not rejected on every unit";
+  EXPECT_TRUE(dash::testing::on_all_ranks(rejects_vqsort(
+      [&] { dash::sort(items.begin(), items.end(), ByKey{}, std::identity{}, vqsort); })))
+      << "vqsort of structs is not rejected on every unit";
+  if (!dash::detail::vqsort_built()) {
+    EXPECT_TRUE(dash::testing::on_all_ranks(rejects_vqsort(
+        [&] { dash::sort(doubles.begin(), doubles.end(), std::ranges::less{}, std::identity{}, vqsort); },
+        "dash was built without Highway's vqsort (libhwy-dev)")))
+        << "vqsort in a build without it is not rejected on every unit";
+  }
+  vqsort.stable = true;
+  EXPECT_TRUE(dash::testing::on_all_ranks(rejects_vqsort(
+      [&] { dash::sort(doubles.begin(), doubles.end(), std::ranges::less{}, std::identity{}, vqsort); })))
+      << "a stable vqsort is not rejected on every unit";
 
   // Empty ranges are fine, also of an unallocated array.
   dash::Array<int> none;
