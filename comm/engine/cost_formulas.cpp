@@ -461,16 +461,12 @@ CostTerms allreduce_shared_memory_replicated_terms(const CostShape& shape) {
 }
 
 // Stages its k-1 blocks for the others, takes its block from each of their slots and copies its
-// own: every block is copied twice where a message is copied once. Measured at P = 2, the second
-// copy costs next to nothing up to 4 MiB per block (arena ahead of messages: 4 KiB 1.2 vs 3.0 us,
-// 4 MiB 0.79 vs 0.84 ms) and doubles the time at 64 MiB (52 vs 24 ms), so it is priced only for
-// blocks beyond 16 MiB, between the two (an empirical crossover, not a cache model).
-constexpr std::size_t alltoall_staging_free_bytes = std::size_t{16} << 20;
-
+// own. The staging copy stays in cache (slots of 256 KiB): at P = 2 the arena led messages at every
+// size measured (4 KiB 1.2 vs 3.0 us, 4 MiB 0.79 vs 0.84 ms, 64 MiB 20.7-22.7 vs 25.8-28.7 ms), so
+// only the copies to the output are priced, as for allgather.
 CostTerms alltoall_shared_memory_terms(const CostShape& shape) {
   const double s = segments(shape);
-  const double staged = shape.bytes > alltoall_staging_free_bytes ? s * (shape.size - 1) : 0;
-  return {handoffs(shape, 1), s * (shape.size - 1), 0, s + staged};
+  return {handoffs(shape, 1), s * (shape.size - 1), 0, s};
 }
 
 CostTerms reduce_scatter_shared_memory_terms(const CostShape& shape) {

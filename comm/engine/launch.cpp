@@ -446,7 +446,7 @@ std::uint32_t segments_of(const Algorithm& algorithm, const CallFacts& facts) {
 }
 
 detail::CostShape cost_shape(const Algorithm& algorithm, const CallFacts& facts) {
-  return detail::CostShape{facts.size, segments_of(algorithm, facts), facts.grid, facts.variable ? 0 : facts.bytes};
+  return detail::CostShape{facts.size, segments_of(algorithm, facts), facts.grid};
 }
 
 // Why `algorithm` is no candidate for the library's own choice; empty when it is one. Besides

@@ -27,7 +27,6 @@ struct CostShape {
   int size = 1;                         // p
   std::uint32_t segments = 1;           // S >= 1, as the schedule runs
   const CartesianGrid* grid = nullptr;  // neighbor_alltoall: its periodic dimensions of size 1 copy
-  std::size_t bytes = 0;                // per contribution (0 where selection does not know it)
 };
 
 struct AlgorithmCost {
