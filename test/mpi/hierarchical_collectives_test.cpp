@@ -15,6 +15,7 @@
 
 #include <dash/dash.hpp>
 
+#include "arena_inputs.hpp"
 #include "dash_testing.hpp"
 
 namespace {
@@ -47,24 +48,9 @@ std::string refusal(Coll collective, bool commutative = true) {
 // The same answer on every rank: the hierarchy's regularity is agreed on at dash::init.
 bool regular_nodes() { return refusal(Coll::allreduce).empty(); }
 
-// 256 KiB slots hold 32768 doubles: more chunks than the arena has slots, and a remainder.
-constexpr std::size_t many = 5 * 32768 + 4321;
-
-std::vector<double> doubles(std::size_t n, int rank) {
-  std::vector<double> values(n);
-  for (std::size_t i = 0; i < n; ++i) {
-    values[i] = static_cast<double>(rank + 1) * 0.5 + static_cast<double>(i % 1013);  // exact sums
-  }
-  return values;
-}
-
-std::vector<std::int64_t> integers(std::size_t n, int rank) {
-  std::vector<std::int64_t> values(n);
-  for (std::size_t i = 0; i < n; ++i) {
-    values[i] = static_cast<std::int64_t>(i) * 7 - rank * 1000003;
-  }
-  return values;
-}
+using dash::testing::exact_doubles;
+using dash::testing::rank_integers;
+constexpr std::size_t many = dash::testing::many_arena_chunks;
 
 // DASH_NODE_SIZE=k cuts the machine's node into nodes of k consecutive ranks.
 TEST(HierarchicalCollectives, EmulatedNodesAreConsecutiveRanks) {
@@ -84,13 +70,13 @@ TEST(HierarchicalCollectives, AllreduceMatchesMpi) {
   }
   for (const std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{5}, std::size_t{32768}, many}) {
     SCOPED_TRACE("n=" + std::to_string(n));
-    const std::vector<double> in = doubles(n, me());
+    const std::vector<double> in = exact_doubles(n, me());
     std::vector<double> ours(n, -1);
     std::vector<double> theirs(n, -2);
     dash::comm::allreduce(in, ours, dash::plus{}, Group::world(), hierarchical());
     MPI_Allreduce(in.data(), theirs.data(), static_cast<int>(n), MPI_DOUBLE, MPI_SUM, world());
     EXPECT_EQ(ours, theirs);
-    const std::vector<std::int64_t> ints = integers(n, me());
+    const std::vector<std::int64_t> ints = rank_integers(n, me());
     std::vector<std::int64_t> maxima(n, -1);
     std::vector<std::int64_t> expected(n, -2);
     dash::comm::allreduce(ints, maxima, dash::max{}, Group::world(), hierarchical());
@@ -106,7 +92,7 @@ TEST(HierarchicalCollectives, AllgatherMatchesMpi) {
   }
   for (const std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{7}, many}) {
     SCOPED_TRACE("n=" + std::to_string(n));
-    const std::vector<std::int64_t> in = integers(n, me());
+    const std::vector<std::int64_t> in = rank_integers(n, me());
     std::vector<std::int64_t> ours(n * static_cast<std::size_t>(P()), -1);
     std::vector<std::int64_t> theirs(ours.size(), -2);
     dash::comm::allgather(in, ours, Group::world(), hierarchical());
@@ -123,9 +109,9 @@ TEST(HierarchicalCollectives, BcastFromEveryRoot) {
   for (const std::size_t n : {std::size_t{0}, std::size_t{7}, many}) {
     for (int root = 0; root < P(); ++root) {
       SCOPED_TRACE("n=" + std::to_string(n) + " root=" + std::to_string(root));
-      std::vector<double> buffer = me() == root ? doubles(n, root) : std::vector<double>(n, -3);
+      std::vector<double> buffer = me() == root ? exact_doubles(n, root) : std::vector<double>(n, -3);
       dash::comm::bcast(buffer, root, Group::world(), hierarchical());
-      EXPECT_EQ(buffer, doubles(n, root));
+      EXPECT_EQ(buffer, exact_doubles(n, root));
     }
   }
 }
@@ -136,11 +122,11 @@ TEST(HierarchicalCollectives, InterleavedRequestsCompleteInAnyOrder) {
   if (!regular_nodes()) {
     GTEST_SKIP() << "not a regular job of several nodes: " << refusal(Coll::allreduce);
   }
-  const std::vector<double> a = doubles(many, me());
-  const std::vector<double> b = doubles(many, me() + 7);
+  const std::vector<double> a = exact_doubles(many, me());
+  const std::vector<double> b = exact_doubles(many, me() + 7);
   std::vector<double> sum_a(many);
   std::vector<double> sum_b(many);
-  std::vector<double> broadcast = me() == P() - 1 ? doubles(many, P()) : std::vector<double>(many, -3);
+  std::vector<double> broadcast = me() == P() - 1 ? exact_doubles(many, P()) : std::vector<double>(many, -3);
   std::vector<double> gathered(many * static_cast<std::size_t>(P()));
   std::vector<double> gathered_by_messages(gathered.size());
   auto first = dash::comm::iallreduce(a, sum_a, dash::plus{}, Group::world(), hierarchical());
@@ -159,14 +145,14 @@ TEST(HierarchicalCollectives, InterleavedRequestsCompleteInAnyOrder) {
   MPI_Allreduce(b.data(), expected_b.data(), static_cast<int>(many), MPI_DOUBLE, MPI_SUM, world());
   EXPECT_EQ(sum_a, expected_a);
   EXPECT_EQ(sum_b, expected_b);
-  EXPECT_EQ(broadcast, doubles(many, P()));
+  EXPECT_EQ(broadcast, exact_doubles(many, P()));
   for (int r = 0; r < P(); ++r) {
     const std::vector<double> block(gathered.begin() + static_cast<std::ptrdiff_t>(many) * r,
                                     gathered.begin() + static_cast<std::ptrdiff_t>(many) * (r + 1));
-    EXPECT_EQ(block, doubles(many, r)) << "block " << r;
+    EXPECT_EQ(block, exact_doubles(many, r)) << "block " << r;
     const std::vector<double> other(gathered_by_messages.begin() + static_cast<std::ptrdiff_t>(many) * r,
                                     gathered_by_messages.begin() + static_cast<std::ptrdiff_t>(many) * (r + 1));
-    EXPECT_EQ(other, doubles(many, r + 7)) << "block " << r;
+    EXPECT_EQ(other, exact_doubles(many, r + 7)) << "block " << r;
   }
 }
 
@@ -175,7 +161,7 @@ TEST(HierarchicalCollectives, ArrivalsCoverTheOutputOnce) {
   if (!regular_nodes()) {
     GTEST_SKIP() << "not a regular job of several nodes: " << refusal(Coll::allreduce);
   }
-  const std::vector<double> in = doubles(many, me());
+  const std::vector<double> in = exact_doubles(many, me());
   std::vector<double> expected(many);
   MPI_Allreduce(in.data(), expected.data(), static_cast<int>(many), MPI_DOUBLE, MPI_SUM, world());
   std::vector<double> out(many);
@@ -224,7 +210,7 @@ TEST(HierarchicalCollectives, RefusalsNameTheReason) {
       }
     }
   }
-  const std::vector<double> values = doubles(many, me());
+  const std::vector<double> values = exact_doubles(many, me());
   std::vector<double> ours(many);
   std::vector<double> theirs(many);
   dash::comm::allreduce(values, ours, dash::plus{}, Group::world());

@@ -16,6 +16,7 @@
 
 #include <dash/dash.hpp>
 
+#include "arena_inputs.hpp"
 #include "dash_testing.hpp"
 
 namespace {
@@ -36,24 +37,9 @@ Options arena(std::string_view algorithm = "shared_memory") {
 
 bool arena_on() { return dash::comm::config().shared_memory_access; }
 
-// 256 KiB slots hold 32768 doubles: 5.3 slots' worth per contribution, more chunks than slots.
-constexpr std::size_t many = 5 * 32768 + 4321;
-
-std::vector<double> doubles(std::size_t n, int rank) {
-  std::vector<double> values(n);
-  for (std::size_t i = 0; i < n; ++i) {
-    values[i] = static_cast<double>(rank + 1) * 0.5 + static_cast<double>(i % 1013);  // exact sums
-  }
-  return values;
-}
-
-std::vector<std::int64_t> integers(std::size_t n, int rank) {
-  std::vector<std::int64_t> values(n);
-  for (std::size_t i = 0; i < n; ++i) {
-    values[i] = static_cast<std::int64_t>(i) * 7 - rank * 1000003;
-  }
-  return values;
-}
+using dash::testing::exact_doubles;
+using dash::testing::rank_integers;
+constexpr std::size_t many = dash::testing::many_arena_chunks;
 
 // x ∘ y = (x.a * y.a, x.b + x.a * y.b): composition of affine maps t -> a t + b modulo 2^64;
 // associative, not commutative.
@@ -84,7 +70,7 @@ TEST(SharedMemoryCollectives, AllreduceMatchesMpi) {
   for (const std::string_view algorithm : {"shared_memory", "shared_memory_replicated"})
   for (const std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{5}, std::size_t{32768}, many}) {
     SCOPED_TRACE(std::string(algorithm) + " n=" + std::to_string(n));
-    const std::vector<double> in = doubles(n, me());
+    const std::vector<double> in = exact_doubles(n, me());
     std::vector<double> ours(n, -1);
     std::vector<double> theirs(n, -2);
     dash::comm::allreduce(in, ours, dash::plus{}, Group::world(), arena(algorithm));
@@ -110,7 +96,7 @@ TEST(SharedMemoryCollectives, AllreduceMatchesMpi) {
 TEST(SharedMemoryCollectives, ReduceScatterBlockMatchesMpi) {
   for (const std::size_t n : {std::size_t{0}, std::size_t{3}, many}) {
     SCOPED_TRACE("n=" + std::to_string(n));
-    const std::vector<std::int64_t> in = integers(n * static_cast<std::size_t>(P()), me());
+    const std::vector<std::int64_t> in = rank_integers(n * static_cast<std::size_t>(P()), me());
     std::vector<std::int64_t> ours(n, -1);
     std::vector<std::int64_t> theirs(n, -2);
     dash::comm::reduce_scatter_block(in, ours, dash::plus{}, Group::world(), arena());
@@ -126,7 +112,7 @@ TEST(SharedMemoryCollectives, AlltoallMatchesMpi) {
   const std::size_t slice = 256 * 1024 / others / 64 * 64 / sizeof(std::int64_t);
   for (const std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{7}, 5 * slice + 321}) {
     SCOPED_TRACE("n=" + std::to_string(n));
-    const std::vector<std::int64_t> in = integers(n * static_cast<std::size_t>(P()), me());
+    const std::vector<std::int64_t> in = rank_integers(n * static_cast<std::size_t>(P()), me());
     std::vector<std::int64_t> ours(in.size(), -1);
     std::vector<std::int64_t> theirs(in.size(), -2);
     dash::comm::alltoall(in, ours, Group::world(), arena());
@@ -139,7 +125,7 @@ TEST(SharedMemoryCollectives, AlltoallMatchesMpi) {
 TEST(SharedMemoryCollectives, AllgatherAndBcastMatchMpi) {
   for (const std::size_t n : {std::size_t{0}, std::size_t{7}, many}) {
     SCOPED_TRACE("n=" + std::to_string(n));
-    const std::vector<double> in = doubles(n, me());
+    const std::vector<double> in = exact_doubles(n, me());
     std::vector<double> ours(n * static_cast<std::size_t>(P()), -1);
     std::vector<double> theirs(ours.size(), -2);
     dash::comm::allgather(in, ours, Group::world(), arena());
@@ -147,9 +133,9 @@ TEST(SharedMemoryCollectives, AllgatherAndBcastMatchMpi) {
                   world());
     EXPECT_EQ(ours, theirs);
     for (int root = 0; root < P(); ++root) {
-      std::vector<double> buffer = me() == root ? doubles(n, root) : std::vector<double>(n, -3);
+      std::vector<double> buffer = me() == root ? exact_doubles(n, root) : std::vector<double>(n, -3);
       dash::comm::bcast(buffer, root, Group::world(), arena());
-      EXPECT_EQ(buffer, doubles(n, root)) << "root " << root;
+      EXPECT_EQ(buffer, exact_doubles(n, root)) << "root " << root;
     }
   }
 }
@@ -157,15 +143,15 @@ TEST(SharedMemoryCollectives, AllgatherAndBcastMatchMpi) {
 // Five arena collectives in flight at once, completed in the reverse order: waiting on the last
 // must drive the earlier ones, whose chunks hold the slots it needs.
 TEST(SharedMemoryCollectives, InterleavedRequestsCompleteInAnyOrder) {
-  const std::vector<double> a = doubles(many, me());
-  const std::vector<std::int64_t> b = integers(many, me());
+  const std::vector<double> a = exact_doubles(many, me());
+  const std::vector<std::int64_t> b = rank_integers(many, me());
   std::vector<double> summed(many);
   std::vector<std::int64_t> gathered(many * static_cast<std::size_t>(P()));
-  std::vector<double> broadcast = me() == P() - 1 ? doubles(many, 42) : std::vector<double>(many);
+  std::vector<double> broadcast = me() == P() - 1 ? exact_doubles(many, 42) : std::vector<double>(many);
   auto first = dash::comm::iallreduce(a, summed, dash::plus{}, Group::world(), arena());
   auto second = dash::comm::iallgather(b, gathered, Group::world(), arena());
   auto third = dash::comm::ibcast(broadcast, P() - 1, Group::world(), arena());
-  const std::vector<std::int64_t> scattered = integers(many * static_cast<std::size_t>(P()), me() + 3);
+  const std::vector<std::int64_t> scattered = rank_integers(many * static_cast<std::size_t>(P()), me() + 3);
   std::vector<std::int64_t> exchanged(scattered.size());
   auto fourth = dash::comm::ialltoall(scattered, exchanged, Group::world(), arena());
   std::vector<std::int64_t> b_summed(many);
@@ -187,7 +173,7 @@ TEST(SharedMemoryCollectives, InterleavedRequestsCompleteInAnyOrder) {
   MPI_Allreduce(b.data(), expected_b_sum.data(), static_cast<int>(many), MPI_INT64_T, MPI_SUM, world());
   EXPECT_EQ(summed, expected_sum);
   EXPECT_EQ(gathered, expected_gather);
-  EXPECT_EQ(broadcast, doubles(many, 42));
+  EXPECT_EQ(broadcast, exact_doubles(many, 42));
   EXPECT_EQ(exchanged, expected_exchange);
   EXPECT_EQ(b_summed, expected_b_sum);
 }
@@ -195,7 +181,7 @@ TEST(SharedMemoryCollectives, InterleavedRequestsCompleteInAnyOrder) {
 // Every output element is reported exactly once, by the contribution it came from, and holds its
 // final value when reported.
 TEST(SharedMemoryCollectives, ArrivalsCoverTheOutputOnce) {
-  const std::vector<double> in = doubles(many, me());
+  const std::vector<double> in = exact_doubles(many, me());
   std::vector<double> out(many * static_cast<std::size_t>(P()));
   std::vector<double> expected(out.size());
   MPI_Allgather(in.data(), static_cast<int>(many), MPI_DOUBLE, expected.data(), static_cast<int>(many), MPI_DOUBLE,
@@ -223,8 +209,8 @@ TEST(SharedMemoryCollectives, SameSizeGroupsOtherThanTheWorldStayOutOfTheArena) 
   std::vector<int> everyone(static_cast<std::size_t>(P()));
   std::iota(everyone.begin(), everyone.end(), 0);
   const Group all_but_world = Group::of_base_ranks(everyone, dash::comm::TagSpace{30000, 16});
-  const std::vector<double> a = doubles(4096, me());
-  const std::vector<double> b = doubles(4096, me() + 7);
+  const std::vector<double> a = exact_doubles(4096, me());
+  const std::vector<double> b = exact_doubles(4096, me() + 7);
   std::vector<double> world_sum(a.size());
   std::vector<double> group_sum(b.size());
   dash::comm::allreduce(a, world_sum, dash::plus{}, Group::world());  // the choice for this shape is made
