@@ -167,7 +167,7 @@ std::string fits_hierarchy(const CallFacts& facts) {
   if (!facts.no_hierarchy.empty()) {
     return std::string(facts.no_hierarchy);
   }
-  if (collective == Coll::allreduce && !facts.commutative) {
+  if ((collective == Coll::allreduce || collective == Coll::reduce) && !facts.commutative) {
     return "it combines node by node, so it needs a commutative operation";
   }
   if (facts.variable) {
@@ -388,6 +388,8 @@ std::vector<Algorithm> build_registry() {
   for (Algorithm hierarchical : {
            Algorithm{Coll::allreduce, "hierarchical", {}, hierarchy_segments<Coll::allreduce>,
                      costs::allreduce_shared_memory_cost, fits_hierarchy<Coll::allreduce>},
+           Algorithm{Coll::reduce, "hierarchical", {}, hierarchy_segments<Coll::reduce>,
+                     costs::allreduce_shared_memory_cost, fits_hierarchy<Coll::reduce>},
            Algorithm{Coll::allgather, "hierarchical", {}, hierarchy_segments<Coll::allgather>,
                      costs::allgather_shared_memory_cost, fits_hierarchy<Coll::allgather>},
            Algorithm{Coll::bcast, "hierarchical", {}, hierarchy_segments<Coll::bcast>, costs::bcast_shared_memory_cost,
@@ -583,7 +585,7 @@ const Algorithm* cheapest(std::string_view function, Coll collective, const Call
 }
 
 // A hierarchical run: its arena algorithm on the node's k processes, plus one collective per chunk
-// on the rail (allreduce of the process's 1/k piece, allgather or bcast of the chunk), priced as
+// on the rail (allreduce or reduce of the process's 1/k piece, allgather or bcast of the chunk), priced as
 // the rail's own call will choose it. An allgather's arena blocks are a chunk of every node's
 // block. The stages overlap chunk by chunk; the sum is the serial bound.
 Pricing price_hierarchical(const Algorithm& algorithm, const CallFacts& facts, const CostParameters& parameters) {
@@ -598,7 +600,7 @@ Pricing price_hierarchical(const Algorithm& algorithm, const CallFacts& facts, c
     pricing.block_bytes *= static_cast<std::size_t>(hierarchy.nodes);
   }
   pricing.seconds = predicted_seconds(pricing.terms, pricing.block_bytes, parameters);
-  const bool pieces = algorithm.collective == Coll::allreduce;
+  const bool pieces = algorithm.collective == Coll::allreduce || algorithm.collective == Coll::reduce;
   const auto node_size = static_cast<std::size_t>(hierarchy.node_size);
   const std::size_t rail_elements = pieces ? (chunk_elements + node_size - 1) / node_size : chunk_elements;
   const CallFacts rail_facts{.size = hierarchy.nodes,

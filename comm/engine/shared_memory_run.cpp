@@ -53,6 +53,8 @@ std::string_view inter_node_stage(Coll collective) noexcept {
   switch (collective) {
     case Coll::allreduce:
       return "dash::comm::allreduce (inter-node stage)";
+    case Coll::reduce:
+      return "dash::comm::reduce (inter-node stage)";
     case Coll::allgather:
       return "dash::comm::allgather (inter-node stage)";
     default:
@@ -319,7 +321,8 @@ private:
     const std::size_t e = call_.element_size;
     const std::size_t count = layout_.count(staged_);
     switch (call_.collective) {
-      case Coll::allreduce: {
+      case Coll::allreduce:
+      case Coll::reduce: {  // reduce: hierarchical runs only
         const std::byte* chunk = call_.input + layout_.offset(staged_);
         if (call_.replicated) {
           copy_bytes(slot, chunk, count * e);
@@ -388,7 +391,7 @@ private:
   }
 
   bool try_reduce() {
-    if (rail_ && call_.collective == Coll::allreduce) {
+    if (rail_ && (call_.collective == Coll::allreduce || call_.collective == Coll::reduce)) {
       return try_combine_for_rail();
     }
     if (reduced_ == staged_ || !my_turn(&ArenaCounters::reduced, reduced_)) {
@@ -434,9 +437,31 @@ private:
     return true;
   }
 
-  // Hierarchical allreduce: combines this process's piece of the node's chunk into its output, as
-  // the arena allreduce does, and sends it across the rail, whose allreduce leaves the job's
-  // combination in this process's slot.
+  // Hierarchical reduce: the processes of the root's node receive the rail's reductions; the
+  // root itself gathers its node's pieces.
+  bool on_root_node() const noexcept { return rail_->rank() == call_.rail_root; }
+  bool is_root() const noexcept { return on_root_node() && rank_ == call_.root; }
+
+  // Hierarchical reduce: where the rail reduces chunk `chunk`'s piece on the root's node (a ring of
+  // slot_count pieces: a chunk is published before the one slot_count later is combined); null
+  // elsewhere, where the rail leaves nothing.
+  std::byte* rail_result(std::uint32_t chunk) {
+    if (!on_root_node()) {
+      return nullptr;
+    }
+    const std::size_t largest = (call_.elements + chunks_ - 1) / std::max<std::uint32_t>(chunks_, 1);
+    const std::size_t piece_bytes = (largest + static_cast<std::size_t>(size_) - 1) / static_cast<std::size_t>(size_) *
+                                    call_.element_size;
+    if (rail_scratch_.empty()) {
+      rail_scratch_.resize(slot_count * piece_bytes);
+    }
+    return rail_scratch_.data() + chunk % slot_count * piece_bytes;
+  }
+
+  // Hierarchical allreduce and reduce: combines this process's piece of the node's chunk, as the
+  // arena allreduce does, and sends it across the rail. Allreduce combines into its output and
+  // the rail's allreduce leaves the job's combination in this process's slot; reduce (whose
+  // non-roots have no output) combines in its slot, and the rail's reduce delivers to the root's node.
   bool try_combine_for_rail() {
     if (combined_ == staged_) {
       return false;
@@ -448,26 +473,34 @@ private:
     const std::size_t e = call_.element_size;
     const auto [begin, end] = piece(layout_.count(combined_), rank_);
     const std::size_t chunk = layout_.offset(combined_);
-    std::byte* target = call_.output + chunk + begin * e;
+    std::byte* in_slot = arena_.slot(rank_, t) + begin * e;
+    const bool reduce = call_.collective == Coll::reduce;
+    std::byte* target = reduce ? in_slot : call_.output + chunk + begin * e;
     combine_in_rank_order(target, end - begin, [&](int r) -> const std::byte* {
       return r == rank_ ? call_.input + chunk + begin * e : arena_.slot(r, t) + begin * e;
     });
-    start_on_rail(combined_, end - begin, target, arena_.slot(rank_, t) + begin * e);
+    start_on_rail(combined_, end - begin, target, reduce ? rail_result(combined_) : in_slot);
     ++combined_;
     return true;
   }
 
-  // Hierarchical allreduce: publishes the pieces back from the rail, in chunk order.
+  // Hierarchical allreduce and reduce: publishes the pieces back from the rail, in chunk order.
   bool try_publish() {
-    if (!rail_ || call_.collective != Coll::allreduce || reduced_ == crossed_ ||
+    const bool reduce = call_.collective == Coll::reduce;
+    if (!rail_ || (call_.collective != Coll::allreduce && !reduce) || reduced_ == crossed_ ||
         !my_turn(&ArenaCounters::reduced, reduced_)) {
       return false;
     }
     const std::uint64_t t = ticket(reduced_);
     const std::size_t e = call_.element_size;
     const auto [begin, end] = piece(layout_.count(reduced_), rank_);
-    copy_bytes(call_.output + layout_.offset(reduced_) + begin * e, arena_.slot(rank_, t) + begin * e,
-               (end - begin) * e);
+    std::byte* in_output = call_.output + layout_.offset(reduced_) + begin * e;
+    std::byte* in_slot = arena_.slot(rank_, t) + begin * e;
+    if (!reduce) {
+      copy_bytes(in_output, in_slot, (end - begin) * e);
+    } else if (on_root_node()) {
+      copy_bytes(is_root() ? in_output : in_slot, rail_result(reduced_), (end - begin) * e);
+    }
     mine().reduced.store(t + 1, std::memory_order_release);
     ++reduced_;
     return true;
@@ -499,6 +532,21 @@ private:
           }
         }
         ++final_chunks_;
+        break;
+      case Coll::reduce:  // the root takes its node's pieces of the job's combination
+        if (is_root()) {
+          if (!peers_reached(&ArenaCounters::reduced, t + 1)) {
+            return false;
+          }
+          for (int other = 0; other < size_; ++other) {
+            if (other != rank_) {
+              const auto [begin, end] = piece(count, other);
+              copy_bytes(call_.output + layout_.offset(consumed_) + begin * e, arena_.slot(other, t) + begin * e,
+                         (end - begin) * e);
+            }
+          }
+          ++final_chunks_;
+        }
         break;
       case Coll::allgather:
         // Each peer's chunk as soon as it is staged, not when all are.
@@ -563,7 +611,8 @@ private:
   // empty one costs the other runs no allocation), how many were started there (bcast, allgather)
   // or combined and sent (allreduce), and how many came back.
   std::vector<Execution> on_rail_;
-  std::vector<std::byte> rail_scratch_;  // allgather: what the rail gathered, per chunk in flight
+  // allgather: what the rail gathered; reduce: what it reduced (root's node); per chunk in flight
+  std::vector<std::byte> rail_scratch_;
   std::uint32_t launched_ = 0;
   std::uint32_t combined_ = 0;
   std::uint32_t crossed_ = 0;
@@ -577,7 +626,8 @@ bool runs_in_shared_memory(Coll collective) noexcept {
 }
 
 bool runs_hierarchically(Coll collective) noexcept {
-  return collective == Coll::allreduce || collective == Coll::allgather || collective == Coll::bcast;
+  return collective == Coll::allreduce || collective == Coll::reduce || collective == Coll::allgather ||
+         collective == Coll::bcast;
 }
 
 std::size_t hierarchical_chunk_elements(Coll collective, int nodes, std::size_t element_size) noexcept {

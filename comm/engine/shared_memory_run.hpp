@@ -19,8 +19,9 @@
 // - bcast: the root stages its chunk, the others copy it out.
 // Hierarchical runs (several nodes) do the same in each node's arena and move each chunk between
 // the nodes on the rails: allreduce = node reduce-scatter, rail allreduce of each piece, node
-// allgather; allgather = rail allgather, node allgather of what each rail gathered; bcast = rail
-// bcast among the processes of the root's node rank, node bcast.
+// allgather; reduce = node reduce-scatter, rail reduce of each piece to the root's node, gather of
+// the pieces by the root; allgather = rail allgather, node allgather of what each rail gathered;
+// bcast = rail bcast among the processes of the root's node rank, node bcast.
 // Slots are reused after every process has moved past them, so the arena's slot_count chunks are
 // in flight at a time: the pipeline that lets staging, combining and copying overlap.
 
@@ -47,9 +48,10 @@ struct SharedMemoryCall {
   Reduction reduction;
   bool replicated = false;  // allreduce: every process combines whole chunks
   // Several nodes (node_hierarchy.hpp): the run works in the caller's node arena, and each chunk
-  // crosses the nodes on the caller's rail. Allreduce: each process's combined piece of the chunk
-  // is allreduced there; bcast: `root` is the root's node rank, `rail_root` its node, whose node
-  // roots broadcast each chunk on their rail before staging it.
+  // crosses the nodes on the caller's rail. Allreduce (reduce): each process's combined piece of
+  // the chunk is allreduced (reduced to the root's node) there; bcast and reduce: `root` is the
+  // root's node rank, `rail_root` its node; bcast's node roots broadcast each chunk on their rail
+  // before staging it.
   bool hierarchical = false;
   int rail_root = 0;
 };

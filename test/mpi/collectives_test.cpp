@@ -140,7 +140,7 @@ bool fits(Coll collective, std::string_view algorithm, bool commutative) {
     return arena && !several_nodes();
   }
   if (algorithm == "hierarchical") {
-    return arena && several_nodes() && (commutative || collective != Coll::allreduce);
+    return arena && several_nodes() && (commutative || (collective != Coll::allreduce && collective != Coll::reduce));
   }
   if (algorithm == "distance_halving" || algorithm == "torus_order" || algorithm.starts_with("bucket")) {
     return topology_algorithm_fits(algorithm, commutative, power_of_two);
@@ -270,6 +270,11 @@ TEST(Collectives, ReduceMatchesMpiForEveryRoot) {
         const std::vector<int> in = int_input(n, me());
         std::vector<int> ours(me() == root ? n : 0, -1);
         std::vector<int> theirs(n, -2);
+        if (!fits(Coll::reduce, algorithm, true)) {
+          EXPECT_THROW(dash::comm::reduce(in, ours, dash::plus{}, root, Group::world(), forced(algorithm)),
+                       dash::InvalidArgument);
+          continue;
+        }
         dash::comm::reduce(in, ours, dash::plus{}, root, Group::world(), forced(algorithm));
         MPI_Reduce(in.data(), theirs.data(), static_cast<int>(n), MPI_INT, MPI_SUM, root, world());
         if (me() == root) {
@@ -278,6 +283,11 @@ TEST(Collectives, ReduceMatchesMpiForEveryRoot) {
         const std::vector<Matrix> min = matrix_input(n, me());
         std::vector<Matrix> mours(me() == root ? n : 0);
         std::vector<Matrix> mtheirs(n);
+        if (!fits(Coll::reduce, algorithm, false)) {
+          EXPECT_THROW(dash::comm::reduce(min, mours, matrix_product, root, Group::world(), forced(algorithm)),
+                       dash::InvalidArgument);
+          continue;
+        }
         dash::comm::reduce(min, mours, matrix_product, root, Group::world(), forced(algorithm));
         MPI_Reduce(min.data(), mtheirs.data(), static_cast<int>(n), matrices.type, matrices.product, root, world());
         if (me() == root) {

@@ -85,6 +85,30 @@ TEST(HierarchicalCollectives, AllreduceMatchesMpi) {
   }
 }
 
+// Every root: the root's node gathers the pieces the rails reduced; the others' outputs may be empty.
+TEST(HierarchicalCollectives, ReduceMatchesMpiForEveryRoot) {
+  if (!regular_nodes()) {
+    GTEST_SKIP() << "not a regular job of several nodes: " << refusal(Coll::reduce);
+  }
+  for (const std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{7}, many}) {
+    for (int root = 0; root < P(); ++root) {
+      SCOPED_TRACE("n=" + std::to_string(n) + " root=" + std::to_string(root));
+      const std::vector<double> in = exact_doubles(n, me());
+      std::vector<double> ours(me() == root ? n : 0, -1);
+      std::vector<double> theirs(me() == root ? n : 0, -2);
+      dash::comm::reduce(in, ours, dash::plus{}, root, Group::world(), hierarchical());
+      MPI_Reduce(in.data(), theirs.data(), static_cast<int>(n), MPI_DOUBLE, MPI_SUM, root, world());
+      EXPECT_EQ(ours, theirs);
+      const std::vector<std::int64_t> ints = rank_integers(n, me());
+      std::vector<std::int64_t> maxima(me() == root ? n : 0, -1);
+      std::vector<std::int64_t> expected(me() == root ? n : 0, -2);
+      dash::comm::reduce(ints, maxima, dash::max{}, root, Group::world(), hierarchical());
+      MPI_Reduce(ints.data(), expected.data(), static_cast<int>(n), MPI_INT64_T, MPI_MAX, root, world());
+      EXPECT_EQ(maxima, expected);
+    }
+  }
+}
+
 // Blocks of one element up to several chunks (a slot holds one chunk of every node's block).
 TEST(HierarchicalCollectives, AllgatherMatchesMpi) {
   if (!regular_nodes()) {
@@ -131,12 +155,15 @@ TEST(HierarchicalCollectives, InterleavedRequestsCompleteInAnyOrder) {
   std::vector<double> gathered_by_messages(gathered.size());
   auto first = dash::comm::iallreduce(a, sum_a, dash::plus{}, Group::world(), hierarchical());
   auto second = dash::comm::ibcast(broadcast, P() - 1, Group::world(), hierarchical());
+  std::vector<double> reduced(me() == 0 ? many : 0);
+  auto reduction = dash::comm::ireduce(a, reduced, dash::plus{}, 0, Group::world(), hierarchical());
   auto third = dash::comm::iallgather(a, gathered, Group::world(), hierarchical());
   auto fourth = dash::comm::iallreduce(b, sum_b, dash::plus{}, Group::world(), hierarchical());
   auto fifth = dash::comm::iallgather(b, gathered_by_messages, Group::world(), Options{});
   fifth.wait();
   fourth.wait();
   third.wait();
+  reduction.wait();
   second.wait();
   first.wait();
   std::vector<double> expected_a(many);
@@ -144,6 +171,9 @@ TEST(HierarchicalCollectives, InterleavedRequestsCompleteInAnyOrder) {
   MPI_Allreduce(a.data(), expected_a.data(), static_cast<int>(many), MPI_DOUBLE, MPI_SUM, world());
   MPI_Allreduce(b.data(), expected_b.data(), static_cast<int>(many), MPI_DOUBLE, MPI_SUM, world());
   EXPECT_EQ(sum_a, expected_a);
+  if (me() == 0) {
+    EXPECT_EQ(reduced, expected_a);
+  }
   EXPECT_EQ(sum_b, expected_b);
   EXPECT_EQ(broadcast, exact_doubles(many, P()));
   for (int r = 0; r < P(); ++r) {
