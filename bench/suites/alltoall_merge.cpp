@@ -59,6 +59,7 @@ public:
     MPI_Comm_rank(team, &rank_);
     MPI_Comm_size(team, &size_);
     const auto p = static_cast<std::size_t>(size_);
+    arrived_.resize(p);
     in_.resize(p * n_);
     received_.resize(p * n_);
     scratch_.resize(p * n_);
@@ -81,8 +82,8 @@ public:
         merge_pairwise(received_, n_, scratch_, out_);
       } else {
         auto request = comm::ialltoall(in_, received_, comm::Group::world(), options_);
-        request.for_each_arrival(
-            [&](const comm::Arrival<double>& arrival) { progressive_->add({arrival.data, arrival.count}); });
+        std::fill(arrived_.begin(), arrived_.end(), RunArrival{});
+        request.for_each_arrival([&](const comm::Arrival<double>& arrival) { take(arrival); });
       }
     }
   }
@@ -107,6 +108,23 @@ public:
   bool verify() const override { return out_ == expected_; }
 
 private:
+  // What arrived of one rank's run: its segments (the library may cut runs, e.g. into the
+  // shared-memory arena's chunks) lie next to each other in the output, in any order.
+  struct RunArrival {
+    const double* first = nullptr;
+    std::size_t elements = 0;
+  };
+
+  // Merges a run once all of it arrived.
+  void take(const comm::Arrival<double>& arrival) {
+    RunArrival& run = arrived_[static_cast<std::size_t>(arrival.source)];
+    run.first = run.first == nullptr ? arrival.data : std::min(run.first, static_cast<const double*>(arrival.data));
+    run.elements += arrival.count;
+    if (run.elements == n_) {
+      progressive_->add({run.first, n_});
+    }
+  }
+
   std::span<double> run(std::vector<double>& buffer, int q) const {
     return std::span<double>(buffer).subspan(static_cast<std::size_t>(q) * n_, n_);
   }
@@ -118,6 +136,7 @@ private:
   int rank_ = 0;
   int size_ = 1;
   comm::Options options_;
+  std::vector<RunArrival> arrived_;
   std::vector<double> in_;  // p sorted runs, run q for rank q
   std::vector<double> received_;
   std::vector<double> scratch_;
