@@ -48,8 +48,8 @@ namespace dash {
 // Where each phase of a sort spent the calling unit's time.
 using SortPhases = detail::SortPhases;
 
-// The local sort kernel (docs/sort.md, "Local sort kernel"). spreadsort (Boost.Sort's radix sort:
-// integer_sort, float_sort) takes only integers, float and double (not bool or long double) sorted
+// The local sort kernel (docs/sort.md, "Local sort kernel"). spreadsort (Boost.Sort's radix sort,
+// integer_sort) takes only integers, float and double (not bool or long double) sorted
 // unstably in their natural order: comp std::ranges::less, std::less<> or std::less<T> and no
 // projection. vqsort (Google Highway's vectorised quicksort, an optional dependency) takes the same
 // orders of int16_t, uint16_t, int64_t, uint64_t and double only, where it measured about three times

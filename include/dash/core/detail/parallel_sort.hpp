@@ -5,6 +5,7 @@
 // its tables with it inside each group of sorters; dash::sort sorts containers with it.
 
 #include <algorithm>
+#include <bit>
 #include <chrono>
 #include <concepts>
 #include <cstddef>
@@ -17,7 +18,6 @@
 #include <vector>
 
 #include <boost/sort/pdqsort/pdqsort.hpp>
-#include <boost/sort/spreadsort/float_sort.hpp>
 #include <boost/sort/spreadsort/integer_sort.hpp>
 
 #include <dash/comm/allreduce.hpp>
@@ -49,7 +49,7 @@ struct SortedSlice {
 // service needs); pdqsort (Boost.Sort, pattern-defeating quicksort) is faster and unstable; its
 // branchless partitioning is about three times faster again for cheap comparisons of scalar keys
 // (measured here: 2^23 doubles in 0.38 s against 1.18 s) and slower for expensive comparisons.
-// spreadsort (Boost.Sort's integer_sort / float_sort, a hybrid radix sort, unstable) sorts by the
+// spreadsort (Boost.Sort's integer_sort, a hybrid radix sort, unstable) sorts by the
 // elements' values alone: it needs radix_sortable elements and a `less` that is their operator<.
 // On the development machine it was slower than pdqsort_branchless (docs/sort.md, "Local sort kernel").
 // vqsort (Google Highway's vectorised quicksort, detail/vqsort.hpp, unstable) also ignores `less`: it
@@ -58,7 +58,7 @@ struct SortedSlice {
 enum class LocalSortKernel { stable, pdqsort, pdqsort_branchless, spreadsort, vqsort };
 
 // Element types whose operator< order spreadsort reproduces: integers up to 64 bits but bool, and
-// IEEE float and double (float_sort orders their bit patterns as integers of the same width). Two
+// IEEE float and double (sorted as unsigned integers of the same width, spreadsort_values). Two
 // differences from operator< do not matter to a sort by it: -0.0 lands before 0.0 (the two are
 // equivalent under <), and NaN, which < does not order, lands by its sign bit.
 template <class T>
@@ -66,6 +66,41 @@ concept radix_sortable =
     (std::integral<T> && !std::same_as<T, bool> && sizeof(T) <= sizeof(std::uint64_t)) ||
     (std::floating_point<T> && std::numeric_limits<T>::is_iec559 &&
      (sizeof(T) == sizeof(std::uint32_t) || sizeof(T) == sizeof(std::uint64_t)));
+
+// Boost's integer_sort and float_sort subtract keys as signed integers, which overflows (undefined
+// behaviour, which UBSan reports) for keys far apart, e.g. full-range int32 or -0.0 next to large
+// doubles; so every key goes through integer_sort as the unsigned integer of the same width and
+// order: signed integers with the sign bit flipped, floating-point bit patterns with the
+// negatives' bits reversed below the positives'.
+template <class T>
+  requires radix_sortable<T>
+void spreadsort_values(std::span<T> local) {
+  if constexpr (std::unsigned_integral<T>) {
+    boost::sort::spreadsort::integer_sort(local.begin(), local.end());
+  } else {
+    using Bits = std::conditional_t<sizeof(T) == sizeof(std::uint8_t), std::uint8_t,
+                 std::conditional_t<sizeof(T) == sizeof(std::uint16_t), std::uint16_t,
+                 std::conditional_t<sizeof(T) == sizeof(std::uint32_t), std::uint32_t, std::uint64_t>>>;
+    constexpr Bits sign = static_cast<Bits>(Bits{1} << (8 * sizeof(T) - 1));
+    std::vector<Bits> keys(local.size());
+    std::transform(local.begin(), local.end(), keys.begin(), [](T value) {
+      const auto bits = std::bit_cast<Bits>(value);
+      if constexpr (std::floating_point<T>) {
+        return (bits & sign) != 0 ? static_cast<Bits>(~bits) : static_cast<Bits>(bits | sign);
+      } else {
+        return static_cast<Bits>(bits ^ sign);
+      }
+    });
+    boost::sort::spreadsort::integer_sort(keys.begin(), keys.end());
+    std::transform(keys.begin(), keys.end(), local.begin(), [](Bits key) {
+      if constexpr (std::floating_point<T>) {
+        return std::bit_cast<T>((key & sign) != 0 ? static_cast<Bits>(key & ~sign) : static_cast<Bits>(~key));
+      } else {
+        return std::bit_cast<T>(static_cast<Bits>(key ^ sign));
+      }
+    });
+  }
+}
 
 // Sorts `local` by `less` with `kernel`. spreadsort and vqsort ignore `less`: the caller guarantees
 // that it is T's operator< (parallel_sort_into rejects them for other element types).
@@ -82,10 +117,8 @@ void sort_locally(std::span<T> local, Less less, LocalSortKernel kernel) {
       boost::sort::pdqsort_branchless(local.begin(), local.end(), less);
       break;
     case LocalSortKernel::spreadsort:
-      if constexpr (std::floating_point<T> && radix_sortable<T>) {
-        boost::sort::spreadsort::float_sort(local.data(), local.data() + local.size());
-      } else if constexpr (radix_sortable<T>) {
-        boost::sort::spreadsort::integer_sort(local.data(), local.data() + local.size());
+      if constexpr (radix_sortable<T>) {
+        spreadsort_values(local);
       }
       break;
     case LocalSortKernel::vqsort:
