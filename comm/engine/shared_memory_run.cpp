@@ -517,8 +517,12 @@ private:
     bool moved = false;
     switch (call_.collective) {
       case Coll::allreduce:
+      case Coll::reduce:  // reduce: only the root takes its node's pieces of the job's combination
         if (call_.replicated) {
           ++final_chunks_;
+          break;
+        }
+        if (call_.collective == Coll::reduce && !is_root()) {
           break;
         }
         if (!peers_reached(&ArenaCounters::reduced, t + 1)) {
@@ -532,21 +536,6 @@ private:
           }
         }
         ++final_chunks_;
-        break;
-      case Coll::reduce:  // the root takes its node's pieces of the job's combination
-        if (is_root()) {
-          if (!peers_reached(&ArenaCounters::reduced, t + 1)) {
-            return false;
-          }
-          for (int other = 0; other < size_; ++other) {
-            if (other != rank_) {
-              const auto [begin, end] = piece(count, other);
-              copy_bytes(call_.output + layout_.offset(consumed_) + begin * e, arena_.slot(other, t) + begin * e,
-                         (end - begin) * e);
-            }
-          }
-          ++final_chunks_;
-        }
         break;
       case Coll::allgather:
         // Each peer's chunk as soon as it is staged, not when all are.
