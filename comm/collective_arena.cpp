@@ -14,13 +14,9 @@ namespace dash::comm::detail {
 
 namespace {
 
-// The counters take the region's first 4 KiB, the slots follow.
-constexpr std::size_t counters_bytes = 4096;
-static_assert(sizeof(ArenaCounters) <= counters_bytes);
+static_assert(sizeof(ArenaCounters) <= CollectiveArena::counters_bytes);
 static_assert(std::atomic<std::uint64_t>::is_always_lock_free,
               "the arena's counters live in memory shared between processes, so they must be lock-free");
-
-constexpr std::size_t region_bytes = counters_bytes + CollectiveArena::slot_count * CollectiveArena::slot_stride;
 
 // MPI_Win_allocate_shared promises no alignment beyond the basic one, and the counters want
 // their own cache lines: each region starts at the first 64-byte boundary of its memory.
@@ -57,8 +53,11 @@ CollectiveArena::CollectiveArena(MPI_Comm node, int machine_processes) {
   check_mpi(allocated, "dash::init: MPI_Win_allocate_shared (collective arena)");
   check_mpi(MPI_Win_lock_all(MPI_MODE_NOCHECK, window_), "dash::init: MPI_Win_lock_all (collective arena)");
   new (aligned(mine)) ArenaCounters();
+  for (std::uint64_t line = 0; line < line_count; ++line) {
+    new (aligned(mine) + lines_offset + line * line_stride) std::atomic<std::uint64_t>(0);
+  }
   for (std::uint64_t slot = 0; slot < slot_count; ++slot) {
-    new (aligned(mine) + counters_bytes + slot * slot_stride) std::atomic<std::uint64_t>(0);
+    new (aligned(mine) + slots_offset + slot * slot_stride) std::atomic<std::uint64_t>(0);
   }
   regions_.resize(static_cast<std::size_t>(size));
   for (int r = 0; r < size; ++r) {
@@ -81,24 +80,16 @@ CollectiveArena::~CollectiveArena() {
   MPI_Comm_free(&node_);
 }
 
-ArenaCounters& CollectiveArena::counters(int node_rank) const noexcept {
-  return *std::launder(reinterpret_cast<ArenaCounters*>(regions_[static_cast<std::size_t>(node_rank)]));
-}
-
-std::atomic<std::uint64_t>& CollectiveArena::stamp(int node_rank, std::uint64_t ticket) const noexcept {
-  std::byte* start =
-      regions_[static_cast<std::size_t>(node_rank)] + counters_bytes + (ticket % slot_count) * slot_stride;
-  return *std::launder(reinterpret_cast<std::atomic<std::uint64_t>*>(start));
-}
-
-std::byte* CollectiveArena::slot(int node_rank, std::uint64_t ticket) const noexcept {
-  return regions_[static_cast<std::size_t>(node_rank)] + counters_bytes + (ticket % slot_count) * slot_stride +
-         stamp_bytes;
-}
-
 bool CollectiveArena::all_consumed(std::uint64_t value) noexcept {
   if (consumed_floor_ >= value) {
+    asks_since_read_ = 0;
     return true;
+  }
+  // A writer whose ring is full asks again at once; reading the counters each time would pull the
+  // readers' cache lines away from the readers it waits for (8-byte broadcasts: 126 -> 104 ns).
+  // Oversubscribed, every failed ask gives the core away, which is pause enough.
+  if (!oversubscribed_ && asks_since_read_++ % asks_per_read != 0) {
+    return false;
   }
   std::uint64_t floor = UINT64_MAX;
   for (int peer = 0; peer < size(); ++peer) {

@@ -31,6 +31,7 @@ struct Runtime {
   int size = 0;
   comm::ThreadLevel provided = comm::ThreadLevel::single;
   comm::Config config;
+  unsigned generation = 0;  // initialisations so far
 };
 
 Runtime& runtime() {
@@ -163,6 +164,7 @@ void init(int* argc, char*** argv) {
   comm::check_mpi(MPI_Comm_rank(comm, &rank), "dash::init: MPI_Comm_rank");
   comm::check_mpi(MPI_Comm_size(comm, &size), "dash::init: MPI_Comm_size");
 
+  ++state.generation;
   state.phase = Phase::active;
   state.owns_mpi = owns_mpi;
   state.comm = comm;
@@ -249,6 +251,8 @@ ThreadLevel provided_thread_level() {
 bool owns_mpi() { return active_runtime("dash::comm::owns_mpi").owns_mpi; }
 
 const Config& config() { return active_runtime("dash::comm::config").config; }
+
+unsigned detail::runtime_generation() { return active_runtime("dash::comm::detail::runtime_generation").generation; }
 
 }  // namespace comm
 

@@ -946,17 +946,20 @@ std::unique_ptr<PendingUniformCheck> start_argument_check(const CollectiveCall& 
   return nullptr;
 }
 
-Launched launch(const CollectiveCall& call, const Group& group, const Options& options) {
-  const int p = group.size();
-  if (call.collective == Coll::bcast || call.collective == Coll::reduce || call.collective == Coll::gather ||
-      call.collective == Coll::scatter) {
-    if (call.root < 0 || call.root >= p) {
-      throw out_of_range(call.function, "root", call.root, "a rank in [0, " + std::to_string(p) + ")");
-    }
-  }
+namespace {
+
+// What launch decides for a call before it starts it: the algorithm, its segments and the grid it
+// runs on.
+struct Decision {
+  Selected selected;
+  std::uint32_t segments = 1;
+  std::shared_ptr<const CartesianGrid> grid;
+};
+
+Decision decide(const CollectiveCall& call, const Group& group, const Options& options) {
   const bool variable_sizes = call.input_sizes || call.output_sizes;
   const RankNetwork ranks_as_nodes = rank_network(group);
-  const CallFacts facts{.size = p,
+  const CallFacts facts{.size = group.size(),
                         .bytes = call.elements * call.element_size,
                         .elements = call.elements,
                         .commutative = call.commutative,
@@ -971,21 +974,73 @@ Launched launch(const CollectiveCall& call, const Group& group, const Options& o
                                                                               : std::string_view(),
                         .network = ranks_as_nodes.network,
                         .network_grid = ranks_as_nodes.grid};
-  const Selected selected =
-      select(call.function, call.collective, facts, options.algorithm, library_choice, !call.internal);
-  const Algorithm& algorithm = *selected.algorithm;
+  Decision decision;
+  decision.selected = select(call.function, call.collective, facts, options.algorithm, library_choice, !call.internal);
+  const Algorithm& algorithm = *decision.selected.algorithm;
+  decision.segments = options.segments != 0 ? options.segments : algorithm.segments(facts);
+  decision.grid = algorithm.topology ? facts.network_grid : call.grid;
+  return decision;
+}
 
-  CollectiveShape shape;
-  shape.collective = call.collective;
-  shape.size = p;
-  shape.root = call.root;
-  shape.segments = options.segments != 0 ? options.segments : algorithm.segments(facts);
-  shape.op.commutative = call.commutative;
-  shape.grid = algorithm.topology ? facts.network_grid : call.grid;
+// The world group's uniform calls, whose decision depends only on these (the configuration, the
+// nodes and the arena stay as dash::init found them until the next initialisation).
+struct WorldCallKey {
+  unsigned generation;
+  Coll collective;
+  int root;
+  std::size_t elements;
+  std::size_t element_size;
+  bool commutative;
+  bool canonical;
+  std::uint32_t segments;
+  std::string algorithm;
+};
 
+// Short collectives are called in loops of one call shape, where deciding afresh would cost more
+// than the collective itself (a few hundred nanoseconds against an 8-byte broadcast in shared
+// memory): the last world-group decision is kept.
+Decision decide_repeatable(const CollectiveCall& call, const Group& group, const Options& options) {
+  const bool repeatable = !call.internal && !call.input_sizes && !call.output_sizes && !call.grid && group.is_world();
+  if (!repeatable) {
+    return decide(call, group, options);
+  }
+  // Collectives are called from one thread at a time (docs/configuration.md), so no lock.
+  static std::optional<std::pair<WorldCallKey, Decision>> last;
+  const unsigned generation = runtime_generation();
+  const auto repeats = [&](const WorldCallKey& key) {  // compared field by field: no key to build per call
+    return key.generation == generation && key.collective == call.collective && key.root == call.root && key.elements == call.elements &&
+           key.element_size == call.element_size && key.commutative == call.commutative &&
+           key.canonical == options.canonical_placement && key.segments == options.segments &&
+           key.algorithm == options.algorithm;
+  };
+  if (!last || !repeats(last->first)) {
+    last.emplace(WorldCallKey{generation, call.collective, call.root, call.elements, call.element_size, call.commutative,
+                              options.canonical_placement, options.segments, options.algorithm},
+                 decide(call, group, options));
+  }
+  return last->second;
+}
+
+// A call ready to start: the decision, and the arena run when the arena serves it.
+struct Prepared {
+  Decision decision;
+  std::optional<SharedMemoryCall> in_arena;
+};
+
+Prepared prepare(const CollectiveCall& call, const Group& group, const Options& options) {
+  const int p = group.size();
+  if (call.collective == Coll::bcast || call.collective == Coll::reduce || call.collective == Coll::gather ||
+      call.collective == Coll::scatter) {
+    if (call.root < 0 || call.root >= p) {
+      throw out_of_range(call.function, "root", call.root, "a rank in [0, " + std::to_string(p) + ")");
+    }
+  }
+  Prepared prepared{decide_repeatable(call, group, options), std::nullopt};
+  const Algorithm& algorithm = *prepared.decision.selected.algorithm;
   if (algorithm.shared_memory) {
-    SharedMemoryCall run{call.collective, call.root,   call.element_size, call.elements,        shape.segments,
-                         call.input,      call.output, call.reduction,    algorithm.replicated};
+    SharedMemoryCall& run = prepared.in_arena.emplace(
+        SharedMemoryCall{call.collective, call.root, call.element_size, call.elements, prepared.decision.segments,
+                         call.input, call.output, call.reduction, algorithm.replicated});
     if (algorithm.hierarchical) {
       // Regular nodes: the root is node root / k's process of node rank root % k.
       const int node_size = detail::node_hierarchy().node_size;
@@ -993,20 +1048,31 @@ Launched launch(const CollectiveCall& call, const Group& group, const Options& o
       run.root = call.root % node_size;
       run.rail_root = call.root / node_size;
     }
-    Launched launched;
-    launched.layout = BlockLayout{call.element_size, call.elements, shape.segments, nullptr};
-    launched.map = ArrivalMap{call.collective, call.root, shape.segments, nullptr, nullptr, group.rank()};
-    launched.execution = Execution(start_shared_memory_run(run, group, start_argument_check(call, group, options)));
-    return launched;
   }
+  return prepared;
+}
+
+// Starts a call the arena does not serve: its schedule on the group.
+Launched launch_schedule(const CollectiveCall& call, const Decision& decision, const Group& group,
+                         const Options& options) {
+  const Algorithm& algorithm = *decision.selected.algorithm;
+  CollectiveShape shape;
+  shape.collective = call.collective;
+  shape.size = group.size();
+  shape.root = call.root;
+  shape.segments = decision.segments;
+  shape.op.commutative = call.commutative;
+  shape.grid = decision.grid;
 
   ExecutionSetup setup;
-  setup.plan = cached_plan(
-      PlanKey{&algorithm, p, group.rank(), call.root, shape.segments, call.commutative, GridKey{shape.grid}}, shape);
+  setup.plan = cached_plan(PlanKey{&algorithm, shape.size, group.rank(), call.root, shape.segments, call.commutative,
+                                   GridKey{shape.grid}},
+                           shape);
+  const bool variable_sizes = call.input_sizes || call.output_sizes;
   const bool scratch_fits_layout = algorithm.scratch_holds_own_blocks && !call.output_sizes;
   if (variable_sizes && uses_scratch(*setup.plan) && !scratch_fits_layout) {
     throw InvalidArgument(std::string(call.function) + ": algorithm '" + std::string(algorithm.name) + "' (" +
-                          std::string(selected.reason) +
+                          std::string(decision.selected.reason) +
                           ") cannot serve this call: it stages blocks in scratch space, which variable-size "
                           "collectives do not support");
   }
@@ -1025,6 +1091,33 @@ Launched launch(const CollectiveCall& call, const Group& group, const Options& o
                             group.rank()};
   launched.execution = Execution(std::move(setup), group, call.internal ? call.tag : group.next_tag());
   return launched;
+}
+
+}  // namespace
+
+Launched launch(const CollectiveCall& call, const Group& group, const Options& options) {
+  const Prepared prepared = prepare(call, group, options);
+  if (!prepared.in_arena) {
+    return launch_schedule(call, prepared.decision, group, options);
+  }
+  const std::uint32_t segments = prepared.decision.segments;
+  Launched launched;
+  launched.layout = BlockLayout{call.element_size, call.elements, segments, nullptr};
+  launched.map = ArrivalMap{call.collective, call.root, segments, nullptr, nullptr, group.rank()};
+  launched.execution =
+      Execution(start_shared_memory_run(*prepared.in_arena, group, start_argument_check(call, group, options)));
+  return launched;
+}
+
+void run(const CollectiveCall& call, const Group& group, const Options& options) {
+  const Prepared prepared = prepare(call, group, options);
+  if (prepared.in_arena) {
+    run_in_shared_memory(*prepared.in_arena, group, start_argument_check(call, group, options));
+    return;
+  }
+  Execution execution = launch_schedule(call, prepared.decision, group, options).execution;
+  while (!execution.progress()) {
+  }
 }
 
 }  // namespace detail

@@ -62,6 +62,14 @@ std::string_view inter_node_stage(Coll collective) noexcept {
   }
 }
 
+// Whether a run's chunks fit the arena's lines: a single node's broadcast, allgather or allreduce
+// of at most line_bytes per process (reduce_scatter and alltoall slots hold a slice per reader).
+bool fits_lines(const SharedMemoryCall& call) noexcept {
+  const bool whole_chunks =
+      call.collective == Coll::bcast || call.collective == Coll::allgather || call.collective == Coll::allreduce;
+  return whole_chunks && !call.hierarchical && call.elements * call.element_size <= CollectiveArena::line_bytes;
+}
+
 class SharedMemoryRun final : public DirectRun, public CollectiveRun {
 public:
   SharedMemoryRun(const SharedMemoryCall& call, const Group& group, std::unique_ptr<PendingUniformCheck> check)
@@ -72,6 +80,7 @@ public:
         rank_(call.hierarchical ? node_hierarchy().node_rank : group.rank()),
         chunks_(call.segments),
         first_ticket_(arena_.take_tickets(call.segments)),
+        ring_(fits_lines(call) ? Ring::lines : Ring::slots),
         check_(std::move(check)),
         layout_{call.element_size, call.elements, call.segments, nullptr} {
     if (call.collective == Coll::bcast && rank_ == call.root && (!rail_ || rail_->rank() == call.rail_root)) {
@@ -108,8 +117,12 @@ public:
 
   bool progress() override {
     arena_.progress_before(*this);
+    const std::uint64_t steps = steps_;
     if (advance()) {
       return true;
+    }
+    if (steps_ != steps) {  // a wait starts afresh after every step
+      idle_polls_ = 0;
     }
     // A peer's step usually lands within a cache-line transfer, far sooner than a sched_yield
     // system call returns; oversubscribed, whoever holds the next step needs this core.
@@ -148,6 +161,7 @@ public:
         moved = drive_rail();
       }
       moved = try_stage() | try_reduce() | try_publish() | try_gather() | moved;
+      steps_ += moved ? 1 : 0;
     }
     return done();
   }
@@ -268,7 +282,7 @@ private:
   // bytes. A slot holds t until its owner restages it, which waits for this process's `consumed`.
   bool peers_staged(std::uint64_t t) const noexcept {
     for (int peer = 0; peer < size_; ++peer) {
-      if (peer != rank_ && arena_.stamp(peer, t).load(std::memory_order_acquire) != t + 1) {
+      if (peer != rank_ && arena_.stamp(peer, t, ring_).load(std::memory_order_acquire) != t + 1) {
         return false;
       }
     }
@@ -277,7 +291,7 @@ private:
 
   // What process `owner` staged in ticket t's slot for this process (reduce_scatter, alltoall).
   const std::byte* slice_for_me(int owner, std::uint64_t t) const noexcept {
-    return arena_.slot(owner, t) + slice_offset(owner, rank_, size_);
+    return arena_.slot(owner, t, ring_) + slice_offset(owner, rank_, size_);
   }
 
   // Chunk `chunk` of contribution `contribution` of a buffer with this layout.
@@ -310,14 +324,15 @@ private:
     if ((receives_from_rail || gathers_on_rail) && staged_ >= crossed_) {
       return false;
     }
-    // The slot held ticket t - slot_count; everyone must have finished with it (in a hierarchical
+    // The slot held ticket t - depth; everyone must have finished with it (in a hierarchical
     // allreduce this process too: its rail stage writes the combined piece there).
-    if (writes_slot && t >= slot_count &&
-        (!arena_.all_consumed(t - slot_count + 1) ||
-         (rail_ && mine().consumed.load(std::memory_order_relaxed) < t - slot_count + 1))) {
+    const std::uint64_t depth = CollectiveArena::depth(ring_);
+    if (writes_slot && t >= depth &&
+        (!arena_.all_consumed(t - depth + 1) ||
+         (rail_ && mine().consumed.load(std::memory_order_relaxed) < t - depth + 1))) {
       return false;
     }
-    std::byte* slot = arena_.slot(rank_, t);
+    std::byte* slot = arena_.slot(rank_, t, ring_);
     const std::size_t e = call_.element_size;
     const std::size_t count = layout_.count(staged_);
     switch (call_.collective) {
@@ -368,7 +383,7 @@ private:
         break;
     }
     if (writes_slot) {
-      arena_.stamp(rank_, t).store(t + 1, std::memory_order_release);
+      arena_.stamp(rank_, t, ring_).store(t + 1, std::memory_order_release);
     }
     mine().staged.store(t + 1, std::memory_order_release);
     ++staged_;
@@ -407,16 +422,16 @@ private:
     if (call_.collective == Coll::allreduce && call_.replicated) {
       const std::size_t chunk = layout_.offset(reduced_);
       combine_in_rank_order(call_.output + chunk, count, [&](int r) -> const std::byte* {
-        return r == rank_ ? call_.input + chunk : arena_.slot(r, t);
+        return r == rank_ ? call_.input + chunk : arena_.slot(r, t, ring_);
       });
     } else if (call_.collective == Coll::allreduce) {
       const auto [begin, end] = piece(count, rank_);
       const std::size_t chunk = layout_.offset(reduced_);
       std::byte* target = call_.output + chunk + begin * e;
       combine_in_rank_order(target, end - begin, [&](int r) -> const std::byte* {
-        return r == rank_ ? call_.input + chunk + begin * e : arena_.slot(r, t) + begin * e;
+        return r == rank_ ? call_.input + chunk + begin * e : arena_.slot(r, t, ring_) + begin * e;
       });
-      copy_bytes(arena_.slot(rank_, t) + begin * e, target, (end - begin) * e);
+      copy_bytes(arena_.slot(rank_, t, ring_) + begin * e, target, (end - begin) * e);
     } else if (call_.collective == Coll::reduce_scatter) {  // the chunk of this process's own block
       const auto me = static_cast<std::uint32_t>(rank_);
       combine_in_rank_order(call_.output + layout_.offset(reduced_), count, [&](int r) -> const std::byte* {
@@ -473,11 +488,11 @@ private:
     const std::size_t e = call_.element_size;
     const auto [begin, end] = piece(layout_.count(combined_), rank_);
     const std::size_t chunk = layout_.offset(combined_);
-    std::byte* in_slot = arena_.slot(rank_, t) + begin * e;
+    std::byte* in_slot = arena_.slot(rank_, t, ring_) + begin * e;
     const bool reduce = call_.collective == Coll::reduce;
     std::byte* target = reduce ? in_slot : call_.output + chunk + begin * e;
     combine_in_rank_order(target, end - begin, [&](int r) -> const std::byte* {
-      return r == rank_ ? call_.input + chunk + begin * e : arena_.slot(r, t) + begin * e;
+      return r == rank_ ? call_.input + chunk + begin * e : arena_.slot(r, t, ring_) + begin * e;
     });
     start_on_rail(combined_, end - begin, target, reduce ? rail_result(combined_) : in_slot);
     ++combined_;
@@ -495,7 +510,7 @@ private:
     const std::size_t e = call_.element_size;
     const auto [begin, end] = piece(layout_.count(reduced_), rank_);
     std::byte* in_output = call_.output + layout_.offset(reduced_) + begin * e;
-    std::byte* in_slot = arena_.slot(rank_, t) + begin * e;
+    std::byte* in_slot = arena_.slot(rank_, t, ring_) + begin * e;
     if (!reduce) {
       copy_bytes(in_output, in_slot, (end - begin) * e);
     } else if (on_root_node()) {
@@ -531,7 +546,7 @@ private:
         for (int other = 0; other < size_; ++other) {
           if (other != rank_) {
             const auto [begin, end] = piece(count, other);
-            copy_bytes(call_.output + layout_.offset(consumed_) + begin * e, arena_.slot(other, t) + begin * e,
+            copy_bytes(call_.output + layout_.offset(consumed_) + begin * e, arena_.slot(other, t, ring_) + begin * e,
                        (end - begin) * e);
           }
         }
@@ -542,12 +557,12 @@ private:
         for (int other = 0; other < size_; ++other) {
           const auto o = static_cast<std::size_t>(other);
           if (other != rank_ && !copied_[o] &&
-              arena_.stamp(other, t).load(std::memory_order_acquire) == t + 1) {
+              arena_.stamp(other, t, ring_).load(std::memory_order_acquire) == t + 1) {
             if (rail_) {
-              place_rail_chunks(other, arena_.slot(other, t), consumed_);
+              place_rail_chunks(other, arena_.slot(other, t, ring_), consumed_);
             } else {
               const auto contribution = static_cast<std::uint32_t>(other);
-              copy_bytes(call_.output + offset(layout_, contribution, consumed_), arena_.slot(other, t), count * e);
+              copy_bytes(call_.output + offset(layout_, contribution, consumed_), arena_.slot(other, t, ring_), count * e);
               arrivals_.push_back(contribution * chunks_ + consumed_);
             }
             copied_[o] = true;
@@ -561,10 +576,10 @@ private:
         break;
       case Coll::bcast:
         if (rank_ != call_.root) {
-          if (arena_.stamp(call_.root, t).load(std::memory_order_acquire) != t + 1) {
+          if (arena_.stamp(call_.root, t, ring_).load(std::memory_order_acquire) != t + 1) {
             return false;
           }
-          copy_bytes(call_.output + layout_.offset(consumed_), arena_.slot(call_.root, t), count * e);
+          copy_bytes(call_.output + layout_.offset(consumed_), arena_.slot(call_.root, t, ring_), count * e);
           ++final_chunks_;
         }
         break;
@@ -583,6 +598,7 @@ private:
   int rank_;
   std::uint32_t chunks_;
   std::uint64_t first_ticket_;
+  Ring ring_;
   std::unique_ptr<PendingUniformCheck> check_;
   // Both buffers: contributions of `elements` in `chunks_` segments, block c·chunks_ + t being chunk t
   // of contribution c.
@@ -595,7 +611,8 @@ private:
   std::vector<std::uint32_t> arrivals_;  // allgather, alltoall: the output blocks in the order they became final
   std::uint32_t final_chunks_ = 0;       // the others: chunks whose output is final
   std::size_t taken_ = 0;
-  unsigned idle_polls_ = 0;
+  unsigned idle_polls_ = 0;  // polls since the last step
+  std::uint64_t steps_ = 0;
   // Hierarchical runs: the chunks on the rail in chunk order (a few at a time; a vector, since an
   // empty one costs the other runs no allocation), how many were started there (bcast, allgather)
   // or combined and sent (allreduce), and how many came back.
@@ -654,6 +671,13 @@ std::unique_ptr<DirectRun> start_shared_memory_run(const SharedMemoryCall& call,
   auto run = std::make_unique<SharedMemoryRun>(call, group, std::move(argument_check));
   run->advance();
   return run;
+}
+
+void run_in_shared_memory(const SharedMemoryCall& call, const Group& group,
+                          std::unique_ptr<PendingUniformCheck> argument_check) {
+  SharedMemoryRun run(call, group, std::move(argument_check));
+  while (!run.progress()) {
+  }
 }
 
 }  // namespace dash::comm::detail

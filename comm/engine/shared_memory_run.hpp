@@ -75,4 +75,8 @@ std::string_view shared_memory_unfit(const Group& group);
 std::unique_ptr<DirectRun> start_shared_memory_run(const SharedMemoryCall& call, const Group& group,
                                                    std::unique_ptr<PendingUniformCheck> argument_check);
 
+// Runs the call to completion (blocking), in the same order.
+void run_in_shared_memory(const SharedMemoryCall& call, const Group& group,
+                          std::unique_ptr<PendingUniformCheck> argument_check);
+
 }  // namespace dash::comm::detail

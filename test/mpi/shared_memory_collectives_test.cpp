@@ -14,6 +14,7 @@
 #include <gtest/gtest.h>
 #include <mpi.h>
 
+#include <dash/comm/detail/collective_arena.hpp>
 #include <dash/dash.hpp>
 
 #include "arena_inputs.hpp"
@@ -176,6 +177,58 @@ TEST(SharedMemoryCollectives, InterleavedRequestsCompleteInAnyOrder) {
   EXPECT_EQ(broadcast, exact_doubles(many, 42));
   EXPECT_EQ(exchanged, expected_exchange);
   EXPECT_EQ(b_summed, expected_b_sum);
+}
+
+// Short calls live in the arena's lines, a ring deeper than the slots, so a broadcast's root runs
+// many calls ahead of its readers. More calls than lines, of sizes on both sides of a line's
+// capacity (the longer ones take the slots in between), from every root, blocking and then all in
+// flight at once completed in reverse order: each call delivers its own values.
+TEST(SharedMemoryCollectives, ShortCallsRunAheadThroughTheLines) {
+  using dash::comm::detail::CollectiveArena;
+  constexpr std::size_t line_doubles = CollectiveArena::line_bytes / sizeof(double);
+  const std::size_t calls = 3 * CollectiveArena::line_count + 5;
+  const auto size_of = [&](std::size_t call) { return call % 4 == 3 ? line_doubles + 1 : 1 + call % line_doubles; };
+  const auto root_of = [&](std::size_t call) { return static_cast<int>(call % static_cast<std::size_t>(P())); };
+  const auto values = [](std::size_t call, std::size_t n) { return exact_doubles(n, static_cast<int>(call)); };
+  const auto buffer_for = [&](std::size_t call) {
+    const std::size_t n = size_of(call);
+    return me() == root_of(call) ? values(call, n) : std::vector<double>(n, -1);
+  };
+  std::size_t wrong = 0;
+  for (std::size_t call = 0; call < calls; ++call) {
+    std::vector<double> buffer = buffer_for(call);
+    dash::comm::bcast(buffer, root_of(call), Group::world(), arena());
+    wrong += buffer != values(call, buffer.size()) ? 1u : 0u;
+    const std::vector<double> contribution = values(call + static_cast<std::size_t>(me()), size_of(call));
+    std::vector<double> summed(contribution.size());
+    std::vector<double> expected(contribution.size());
+    dash::comm::allreduce(contribution, summed, dash::plus{}, Group::world(),
+                          arena(call % 2 == 0 ? "shared_memory" : "shared_memory_replicated"));
+    MPI_Allreduce(contribution.data(), expected.data(), static_cast<int>(contribution.size()), MPI_DOUBLE, MPI_SUM,
+                  world());
+    wrong += summed != expected ? 1u : 0u;
+    std::vector<double> gathered(contribution.size() * static_cast<std::size_t>(P()));
+    std::vector<double> expected_gather(gathered.size());
+    dash::comm::allgather(contribution, gathered, Group::world(), arena());
+    MPI_Allgather(contribution.data(), static_cast<int>(contribution.size()), MPI_DOUBLE, expected_gather.data(),
+                  static_cast<int>(contribution.size()), MPI_DOUBLE, world());
+    wrong += gathered != expected_gather ? 1u : 0u;
+  }
+  EXPECT_EQ(wrong, 0u) << "blocking calls with wrong results";
+  std::vector<std::vector<double>> buffers;
+  std::vector<dash::comm::Request<double>> requests;
+  for (std::size_t call = 0; call < calls; ++call) {
+    buffers.push_back(buffer_for(call));
+  }
+  for (std::size_t call = 0; call < calls; ++call) {
+    requests.push_back(dash::comm::ibcast(buffers[call], root_of(call), Group::world(), arena()));
+  }
+  for (std::size_t call = calls; call-- > 0;) {
+    requests[call].wait();
+  }
+  for (std::size_t call = 0; call < calls; ++call) {
+    EXPECT_EQ(buffers[call], values(call, buffers[call].size())) << "call " << call << " in flight";
+  }
 }
 
 // Every output element is reported exactly once, by the contribution it came from, and holds its

@@ -7,12 +7,10 @@
 
 namespace dash::comm {
 
-// Collective over `group`: out holds p blocks of in.size() elements, block r from member r.
-// Arrivals report source = the member whose block landed. Volume per rank: (p - 1) n received.
-template <class In, class Out>
-  requires detail::ContiguousOf<In, detail::element_of<Out>>
-Request<detail::element_of<Out>> iallgather(const In& in, Out&& out, const Group& group = Group::world(),
-                                            const Options& options = {}) {
+namespace detail {
+
+template <class Mode, class In, class Out>
+auto allgather_as(const In& in, Out&& out, const Group& group, const Options& options) {
   using T = detail::element_of<Out>;
   detail::require_transferable<T>();
   const auto input = detail::view_of<T>(in);
@@ -21,13 +19,24 @@ Request<detail::element_of<Out>> iallgather(const In& in, Out&& out, const Group
                       input.size() * static_cast<std::size_t>(group.size()), "group size times the size of in");
   auto call = detail::make_call("dash::comm::allgather", Coll::allgather);
   call.elements = input.size();
-  return detail::start<T, detail::NoCombination>(call, input, output, nullptr, group, options);
+  return detail::issue<Mode, T, detail::NoCombination>(call, input, output, nullptr, group, options);
+}
+
+}  // namespace detail
+
+// Collective over `group`: out holds p blocks of in.size() elements, block r from member r.
+// Arrivals report source = the member whose block landed. Volume per rank: (p - 1) n received.
+template <class In, class Out>
+  requires detail::ContiguousOf<In, detail::element_of<Out>>
+Request<detail::element_of<Out>> iallgather(const In& in, Out&& out, const Group& group = Group::world(),
+                                            const Options& options = {}) {
+  return detail::allgather_as<detail::Started>(in, out, group, options);
 }
 
 template <class In, class Out>
   requires detail::ContiguousOf<In, detail::element_of<Out>>
 void allgather(const In& in, Out&& out, const Group& group = Group::world(), const Options& options = {}) {
-  iallgather(in, out, group, options).wait();
+  detail::allgather_as<detail::Completed>(in, out, group, options);
 }
 
 }  // namespace dash::comm

@@ -14,14 +14,11 @@
 
 namespace dash::comm {
 
-// Collective over `group`: member r contributes in (counts[r] elements); out holds all
-// contributions packed in rank order (sum of counts elements). counts is the same on every
-// member. Arrivals report source = the contributing member. Volume per rank: the other members'
-// elements, received once.
-template <class In, class Out>
-  requires detail::ContiguousOf<In, detail::element_of<Out>>
-Request<detail::element_of<Out>> iallgatherv(const In& in, Out&& out, std::span<const std::size_t> counts,
-                                             const Group& group = Group::world(), const Options& options = {}) {
+namespace detail {
+
+template <class Mode, class In, class Out>
+auto allgatherv_as(const In& in, Out&& out, std::span<const std::size_t> counts, const Group& group,
+                   const Options& options) {
   using T = detail::element_of<Out>;
   detail::require_transferable<T>();
   const auto input = detail::view_of<T>(in);
@@ -35,14 +32,27 @@ Request<detail::element_of<Out>> iallgatherv(const In& in, Out&& out, std::span<
   auto call = detail::make_call(function, Coll::allgather);
   call.elements = input.size();
   call.output_sizes = std::make_shared<const detail::VariableSizes>(std::vector<std::size_t>(counts.begin(), counts.end()));
-  return detail::start<T, detail::NoCombination>(call, input, output, nullptr, group, options);
+  return detail::issue<Mode, T, detail::NoCombination>(call, input, output, nullptr, group, options);
+}
+
+}  // namespace detail
+
+// Collective over `group`: member r contributes in (counts[r] elements); out holds all
+// contributions packed in rank order (sum of counts elements). counts is the same on every
+// member. Arrivals report source = the contributing member. Volume per rank: the other members'
+// elements, received once.
+template <class In, class Out>
+  requires detail::ContiguousOf<In, detail::element_of<Out>>
+Request<detail::element_of<Out>> iallgatherv(const In& in, Out&& out, std::span<const std::size_t> counts,
+                                             const Group& group = Group::world(), const Options& options = {}) {
+  return detail::allgatherv_as<detail::Started>(in, out, counts, group, options);
 }
 
 template <class In, class Out>
   requires detail::ContiguousOf<In, detail::element_of<Out>>
 void allgatherv(const In& in, Out&& out, std::span<const std::size_t> counts, const Group& group = Group::world(),
                 const Options& options = {}) {
-  iallgatherv(in, out, counts, group, options).wait();
+  detail::allgatherv_as<detail::Completed>(in, out, counts, group, options);
 }
 
 // Collective over `group`: as above, exchanging the counts first (an allgather of one count per

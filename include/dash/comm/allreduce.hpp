@@ -7,14 +7,10 @@
 
 namespace dash::comm {
 
-// Collective over `group`: out[i] = in_0[i] ⊕ in_1[i] ⊕ ... ⊕ in_{p-1}[i] on every member, in rank
-// order for non-commutative operations. in and out have the same size on every member and may
-// be the same range. Volume per rank: n lg p for short vectors (recursive doubling), about 2n for
-// long ones (Rabenseifner), n = the vector's bytes.
-template <class In, class Out, class Op>
-  requires detail::ContiguousOf<In, detail::element_of<Out>>
-Request<detail::element_of<Out>> iallreduce(const In& in, Out&& out, Op op, const Group& group = Group::world(),
-                                            const Options& options = {}) {
+namespace detail {
+
+template <class Mode, class In, class Out, class Op>
+auto allreduce_as(const In& in, Out&& out, const Op& op, const Group& group, const Options& options) {
   using T = detail::element_of<Out>;
   detail::require_transferable<T>();
   static_assert(ReductionFor<Op, T>, "dash::comm::allreduce: the operation must combine two T into a T");
@@ -23,13 +19,26 @@ Request<detail::element_of<Out>> iallreduce(const In& in, Out&& out, Op op, cons
   detail::expect_size("dash::comm::allreduce", "out", output.size(), input.size(), "the size of in");
   auto call = detail::make_call("dash::comm::allreduce", Coll::allreduce, 0, is_commutative_v<Op>);
   call.elements = input.size();
-  return detail::start<T>(call, input, output, &op, group, options);
+  return detail::issue<Mode, T, Op>(call, input, output, &op, group, options);
+}
+
+}  // namespace detail
+
+// Collective over `group`: out[i] = in_0[i] ⊕ in_1[i] ⊕ ... ⊕ in_{p-1}[i] on every member, in rank
+// order for non-commutative operations. in and out have the same size on every member and may
+// be the same range. Volume per rank: n lg p for short vectors (recursive doubling), about 2n for
+// long ones (Rabenseifner), n = the vector's bytes.
+template <class In, class Out, class Op>
+  requires detail::ContiguousOf<In, detail::element_of<Out>>
+Request<detail::element_of<Out>> iallreduce(const In& in, Out&& out, Op op, const Group& group = Group::world(),
+                                            const Options& options = {}) {
+  return detail::allreduce_as<detail::Started>(in, out, op, group, options);
 }
 
 template <class In, class Out, class Op>
   requires detail::ContiguousOf<In, detail::element_of<Out>>
 void allreduce(const In& in, Out&& out, Op op, const Group& group = Group::world(), const Options& options = {}) {
-  iallreduce(in, out, op, group, options).wait();
+  detail::allreduce_as<detail::Completed>(in, out, op, group, options);
 }
 
 }  // namespace dash::comm

@@ -13,15 +13,11 @@
 
 namespace dash::comm {
 
-// Collective over `group`: in holds p blocks packed in rank order, send_counts[q] elements for
-// member q; out receives p blocks packed in rank order, receive_counts[q] elements from member q.
-// send_counts[q] on this member must equal receive_counts[this member] on q (as MPI requires).
-// Arrivals report source = the sending member. Volume per rank: its blocks, each sent once.
-template <class In, class Out>
-  requires detail::ContiguousOf<In, detail::element_of<Out>>
-Request<detail::element_of<Out>> ialltoallv(const In& in, std::span<const std::size_t> send_counts, Out&& out,
-                                            std::span<const std::size_t> receive_counts,
-                                            const Group& group = Group::world(), const Options& options = {}) {
+namespace detail {
+
+template <class Mode, class In, class Out>
+auto alltoallv_as(const In& in, std::span<const std::size_t> send_counts, Out&& out,
+                  std::span<const std::size_t> receive_counts, const Group& group, const Options& options) {
   using T = detail::element_of<Out>;
   detail::require_transferable<T>();
   const auto input = detail::view_of<T>(in);
@@ -43,7 +39,21 @@ Request<detail::element_of<Out>> ialltoallv(const In& in, std::span<const std::s
       std::make_shared<const detail::VariableSizes>(std::vector<std::size_t>(send_counts.begin(), send_counts.end()));
   call.output_sizes = std::make_shared<const detail::VariableSizes>(
       std::vector<std::size_t>(receive_counts.begin(), receive_counts.end()));
-  return detail::start<T, detail::NoCombination>(call, input, output, nullptr, group, options);
+  return detail::issue<Mode, T, detail::NoCombination>(call, input, output, nullptr, group, options);
+}
+
+}  // namespace detail
+
+// Collective over `group`: in holds p blocks packed in rank order, send_counts[q] elements for
+// member q; out receives p blocks packed in rank order, receive_counts[q] elements from member q.
+// send_counts[q] on this member must equal receive_counts[this member] on q (as MPI requires).
+// Arrivals report source = the sending member. Volume per rank: its blocks, each sent once.
+template <class In, class Out>
+  requires detail::ContiguousOf<In, detail::element_of<Out>>
+Request<detail::element_of<Out>> ialltoallv(const In& in, std::span<const std::size_t> send_counts, Out&& out,
+                                            std::span<const std::size_t> receive_counts,
+                                            const Group& group = Group::world(), const Options& options = {}) {
+  return detail::alltoallv_as<detail::Started>(in, send_counts, out, receive_counts, group, options);
 }
 
 template <class In, class Out>
@@ -51,7 +61,7 @@ template <class In, class Out>
 void alltoallv(const In& in, std::span<const std::size_t> send_counts, Out&& out,
                std::span<const std::size_t> receive_counts, const Group& group = Group::world(),
                const Options& options = {}) {
-  ialltoallv(in, send_counts, out, receive_counts, group, options).wait();
+  detail::alltoallv_as<detail::Completed>(in, send_counts, out, receive_counts, group, options);
 }
 
 // Collective over `group`: as above, exchanging the counts first (an alltoall of one count per

@@ -10,17 +10,26 @@
 
 namespace dash::comm {
 
+namespace detail {
+
+template <class Mode>
+auto barrier_as(const Group& group, const Options& options) {
+  auto call = detail::make_call("dash::comm::barrier", Coll::barrier, 0, true);
+  call.elements = 0;
+  return detail::issue<Mode, std::byte, bit_or>(call, std::span<const std::byte>(), std::span<std::byte>(), nullptr,
+                                                group, options);
+}
+
+}  // namespace detail
+
 // Collective over `group`: completes on a member only after every member started it.
 // Dissemination: ceil(lg p) rounds of empty messages.
 inline Request<std::byte> ibarrier(const Group& group = Group::world(), const Options& options = {}) {
-  auto call = detail::make_call("dash::comm::barrier", Coll::barrier, 0, true);
-  call.elements = 0;
-  return detail::start<std::byte, bit_or>(call, std::span<const std::byte>(), std::span<std::byte>(), nullptr,
-                                              group, options);
+  return detail::barrier_as<detail::Started>(group, options);
 }
 
 inline void barrier(const Group& group = Group::world(), const Options& options = {}) {
-  ibarrier(group, options).wait();
+  detail::barrier_as<detail::Completed>(group, options);
 }
 
 }  // namespace dash::comm

@@ -9,6 +9,20 @@
 
 namespace dash::comm {
 
+namespace detail {
+
+template <class Mode, class Buf>
+auto bcast_as(Buf&& buf, int root, const Group& group, const Options& options) {
+  using T = detail::element_of<Buf>;
+  detail::require_transferable<T>();
+  const auto buffer = detail::mutable_view_of<T>(buf);
+  auto call = detail::make_call("dash::comm::bcast", Coll::bcast, root);
+  call.elements = buffer.size();
+  return detail::issue<Mode, T, detail::NoCombination>(call, std::span<const T>(), buffer, nullptr, group, options);
+}
+
+}  // namespace detail
+
 // Collective over `group`: afterwards buf on every member equals buf on `root`; buf has the same
 // size on every member. Volume: n per rank (binomial: n per tree edge, ceil(lg p) rounds; long
 // messages: scatter + allgather, about 2n per rank).
@@ -16,18 +30,13 @@ template <class Buf>
   requires std::ranges::contiguous_range<Buf>
 Request<detail::element_of<Buf>> ibcast(Buf&& buf, int root, const Group& group = Group::world(),
                                         const Options& options = {}) {
-  using T = detail::element_of<Buf>;
-  detail::require_transferable<T>();
-  const auto buffer = detail::mutable_view_of<T>(buf);
-  auto call = detail::make_call("dash::comm::bcast", Coll::bcast, root);
-  call.elements = buffer.size();
-  return detail::start<T, detail::NoCombination>(call, std::span<const T>(), buffer, nullptr, group, options);
+  return detail::bcast_as<detail::Started>(buf, root, group, options);
 }
 
 template <class Buf>
   requires std::ranges::contiguous_range<Buf>
 void bcast(Buf&& buf, int root, const Group& group = Group::world(), const Options& options = {}) {
-  ibcast(buf, root, group, options).wait();
+  detail::bcast_as<detail::Completed>(buf, root, group, options);
 }
 
 }  // namespace dash::comm

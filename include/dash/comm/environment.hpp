@@ -61,4 +61,12 @@ bool owns_mpi();
 // The configuration read by dash::init.
 const Config& config();
 
+namespace detail {
+
+// Which initialisation of the library is running (1 for the first; an application that owns MPI
+// may finalise and initialise dash again): caches of what one run decided compare it.
+unsigned runtime_generation();
+
+}  // namespace detail
+
 }  // namespace dash::comm

@@ -7,12 +7,10 @@
 
 namespace dash::comm {
 
-// Collective over `group`: on `root`, out holds p blocks of in.size() elements, block r from
-// member r; elsewhere out is not touched (may be empty). Volume at the root: (p - 1) n received.
-template <class In, class Out>
-  requires detail::ContiguousOf<In, detail::element_of<Out>>
-Request<detail::element_of<Out>> igather(const In& in, Out&& out, int root, const Group& group = Group::world(),
-                                         const Options& options = {}) {
+namespace detail {
+
+template <class Mode, class In, class Out>
+auto gather_as(const In& in, Out&& out, int root, const Group& group, const Options& options) {
   using T = detail::element_of<Out>;
   detail::require_transferable<T>();
   const auto input = detail::view_of<T>(in);
@@ -24,13 +22,24 @@ Request<detail::element_of<Out>> igather(const In& in, Out&& out, int root, cons
   }
   auto call = detail::make_call("dash::comm::gather", Coll::gather, root);
   call.elements = input.size();
-  return detail::start<T, detail::NoCombination>(call, input, output, nullptr, group, options);
+  return detail::issue<Mode, T, detail::NoCombination>(call, input, output, nullptr, group, options);
+}
+
+}  // namespace detail
+
+// Collective over `group`: on `root`, out holds p blocks of in.size() elements, block r from
+// member r; elsewhere out is not touched (may be empty). Volume at the root: (p - 1) n received.
+template <class In, class Out>
+  requires detail::ContiguousOf<In, detail::element_of<Out>>
+Request<detail::element_of<Out>> igather(const In& in, Out&& out, int root, const Group& group = Group::world(),
+                                         const Options& options = {}) {
+  return detail::gather_as<detail::Started>(in, out, root, group, options);
 }
 
 template <class In, class Out>
   requires detail::ContiguousOf<In, detail::element_of<Out>>
 void gather(const In& in, Out&& out, int root, const Group& group = Group::world(), const Options& options = {}) {
-  igather(in, out, root, group, options).wait();
+  detail::gather_as<detail::Completed>(in, out, root, group, options);
 }
 
 }  // namespace dash::comm

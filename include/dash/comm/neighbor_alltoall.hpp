@@ -13,19 +13,11 @@
 
 namespace dash::comm {
 
-// Collective over `group`, whose members form `grid` (group rank = grid rank): in and out hold
-// 2 * grid.ndims() blocks of n elements, one per neighbour slot (cartesian_grid.hpp: slot 2d is
-// the neighbour one step down dimension d, slot 2d + 1 the one a step up). In's block k goes to
-// the neighbour in slot k; out's block k receives that neighbour's block k ^ 1 (what it sent
-// towards this member). Where a non-periodic dimension ends there is no neighbour: that in block
-// is not sent and that out block is left untouched. Arrivals report source = the neighbour's
-// group rank and block = the out block's index. Volume per member: one message of n elements to
-// and from each existing neighbour, in one round.
-template <class In, class Out>
-  requires detail::ContiguousOf<In, detail::element_of<Out>>
-Request<detail::element_of<Out>> ineighbor_alltoall(const In& in, Out&& out, const CartesianGrid& grid,
-                                                    const Group& group = Group::world(),
-                                                    const Options& options = {}) {
+namespace detail {
+
+template <class Mode, class In, class Out>
+auto neighbor_alltoall_as(const In& in, Out&& out, const CartesianGrid& grid, const Group& group,
+                          const Options& options) {
   using T = detail::element_of<Out>;
   constexpr const char* function = "dash::comm::neighbor_alltoall";
   detail::require_transferable<T>();
@@ -44,14 +36,32 @@ Request<detail::element_of<Out>> ineighbor_alltoall(const In& in, Out&& out, con
   auto call = detail::make_call(function, Coll::neighbor_alltoall);
   call.elements = slots == 0 ? 0 : input.size() / slots;
   call.grid = std::make_shared<const CartesianGrid>(grid);
-  return detail::start<T, detail::NoCombination>(call, input, output, nullptr, group, options);
+  return detail::issue<Mode, T, detail::NoCombination>(call, input, output, nullptr, group, options);
+}
+
+}  // namespace detail
+
+// Collective over `group`, whose members form `grid` (group rank = grid rank): in and out hold
+// 2 * grid.ndims() blocks of n elements, one per neighbour slot (cartesian_grid.hpp: slot 2d is
+// the neighbour one step down dimension d, slot 2d + 1 the one a step up). In's block k goes to
+// the neighbour in slot k; out's block k receives that neighbour's block k ^ 1 (what it sent
+// towards this member). Where a non-periodic dimension ends there is no neighbour: that in block
+// is not sent and that out block is left untouched. Arrivals report source = the neighbour's
+// group rank and block = the out block's index. Volume per member: one message of n elements to
+// and from each existing neighbour, in one round.
+template <class In, class Out>
+  requires detail::ContiguousOf<In, detail::element_of<Out>>
+Request<detail::element_of<Out>> ineighbor_alltoall(const In& in, Out&& out, const CartesianGrid& grid,
+                                                    const Group& group = Group::world(),
+                                                    const Options& options = {}) {
+  return detail::neighbor_alltoall_as<detail::Started>(in, out, grid, group, options);
 }
 
 template <class In, class Out>
   requires detail::ContiguousOf<In, detail::element_of<Out>>
 void neighbor_alltoall(const In& in, Out&& out, const CartesianGrid& grid, const Group& group = Group::world(),
                        const Options& options = {}) {
-  ineighbor_alltoall(in, out, grid, group, options).wait();
+  detail::neighbor_alltoall_as<detail::Completed>(in, out, grid, group, options);
 }
 
 }  // namespace dash::comm

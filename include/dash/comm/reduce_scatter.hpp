@@ -14,16 +14,11 @@
 
 namespace dash::comm {
 
-// Collective over `group`: in holds p blocks packed in rank order, counts[q] elements for member
-// q; member r's out (counts[r] elements) is block r of in_0 ⊕ ... ⊕ in_{p-1} (rank order for
-// non-commutative operations). counts is the same on every member. Only algorithms that keep
-// nothing but the member's own block in scratch space can serve varying counts; the default,
-// pairwise exchange, serves any operation. Volume per rank: its blocks for the other members,
-// each sent once, and p - 1 blocks of counts[r] elements received.
-template <class In, class Out, class Op>
-  requires detail::ContiguousOf<In, detail::element_of<Out>>
-Request<detail::element_of<Out>> ireduce_scatter(const In& in, std::span<const std::size_t> counts, Out&& out, Op op,
-                                                 const Group& group = Group::world(), const Options& options = {}) {
+namespace detail {
+
+template <class Mode, class In, class Out, class Op>
+auto reduce_scatter_as(const In& in, std::span<const std::size_t> counts, Out&& out, const Op& op, const Group& group,
+                       const Options& options) {
   using T = detail::element_of<Out>;
   detail::require_transferable<T>();
   static_assert(ReductionFor<Op, T>, "dash::comm::reduce_scatter: the operation must combine two T into a T");
@@ -39,14 +34,29 @@ Request<detail::element_of<Out>> ireduce_scatter(const In& in, std::span<const s
   call.elements = output.size();
   call.input_sizes =
       std::make_shared<const detail::VariableSizes>(std::vector<std::size_t>(counts.begin(), counts.end()));
-  return detail::start<T>(call, input, output, &op, group, options);
+  return detail::issue<Mode, T, Op>(call, input, output, &op, group, options);
+}
+
+}  // namespace detail
+
+// Collective over `group`: in holds p blocks packed in rank order, counts[q] elements for member
+// q; member r's out (counts[r] elements) is block r of in_0 ⊕ ... ⊕ in_{p-1} (rank order for
+// non-commutative operations). counts is the same on every member. Only algorithms that keep
+// nothing but the member's own block in scratch space can serve varying counts; the default,
+// pairwise exchange, serves any operation. Volume per rank: its blocks for the other members,
+// each sent once, and p - 1 blocks of counts[r] elements received.
+template <class In, class Out, class Op>
+  requires detail::ContiguousOf<In, detail::element_of<Out>>
+Request<detail::element_of<Out>> ireduce_scatter(const In& in, std::span<const std::size_t> counts, Out&& out, Op op,
+                                                 const Group& group = Group::world(), const Options& options = {}) {
+  return detail::reduce_scatter_as<detail::Started>(in, counts, out, op, group, options);
 }
 
 template <class In, class Out, class Op>
   requires detail::ContiguousOf<In, detail::element_of<Out>>
 void reduce_scatter(const In& in, std::span<const std::size_t> counts, Out&& out, Op op,
                     const Group& group = Group::world(), const Options& options = {}) {
-  ireduce_scatter(in, counts, out, op, group, options).wait();
+  detail::reduce_scatter_as<detail::Completed>(in, counts, out, op, group, options);
 }
 
 }  // namespace dash::comm

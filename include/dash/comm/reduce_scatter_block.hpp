@@ -8,14 +8,10 @@
 
 namespace dash::comm {
 
-// Collective over `group`: in holds p blocks of out.size() elements; member r's out is block r of
-// in_0 ⊕ ... ⊕ in_{p-1} (rank order for non-commutative operations). Volume per rank: about
-// (p - 1)/p of in.
-template <class In, class Out, class Op>
-  requires detail::ContiguousOf<In, detail::element_of<Out>>
-Request<detail::element_of<Out>> ireduce_scatter_block(const In& in, Out&& out, Op op,
-                                                       const Group& group = Group::world(),
-                                                       const Options& options = {}) {
+namespace detail {
+
+template <class Mode, class In, class Out, class Op>
+auto reduce_scatter_block_as(const In& in, Out&& out, const Op& op, const Group& group, const Options& options) {
   using T = detail::element_of<Out>;
   detail::require_transferable<T>();
   static_assert(ReductionFor<Op, T>, "dash::comm::reduce_scatter_block: the operation must combine two T into a T");
@@ -25,14 +21,27 @@ Request<detail::element_of<Out>> ireduce_scatter_block(const In& in, Out&& out, 
                       output.size() * static_cast<std::size_t>(group.size()), "group size times the size of out");
   auto call = detail::make_call("dash::comm::reduce_scatter_block", Coll::reduce_scatter, 0, is_commutative_v<Op>);
   call.elements = output.size();
-  return detail::start<T>(call, input, output, &op, group, options);
+  return detail::issue<Mode, T, Op>(call, input, output, &op, group, options);
+}
+
+}  // namespace detail
+
+// Collective over `group`: in holds p blocks of out.size() elements; member r's out is block r of
+// in_0 ⊕ ... ⊕ in_{p-1} (rank order for non-commutative operations). Volume per rank: about
+// (p - 1)/p of in.
+template <class In, class Out, class Op>
+  requires detail::ContiguousOf<In, detail::element_of<Out>>
+Request<detail::element_of<Out>> ireduce_scatter_block(const In& in, Out&& out, Op op,
+                                                       const Group& group = Group::world(),
+                                                       const Options& options = {}) {
+  return detail::reduce_scatter_block_as<detail::Started>(in, out, op, group, options);
 }
 
 template <class In, class Out, class Op>
   requires detail::ContiguousOf<In, detail::element_of<Out>>
 void reduce_scatter_block(const In& in, Out&& out, Op op, const Group& group = Group::world(),
                           const Options& options = {}) {
-  ireduce_scatter_block(in, out, op, group, options).wait();
+  detail::reduce_scatter_block_as<detail::Completed>(in, out, op, group, options);
 }
 
 }  // namespace dash::comm

@@ -7,11 +7,10 @@
 
 namespace dash::comm {
 
-// Collective over `group`: member r's out = in_0 ⊕ ... ⊕ in_r (inclusive). ceil(lg p) rounds.
-template <class In, class Out, class Op>
-  requires detail::ContiguousOf<In, detail::element_of<Out>>
-Request<detail::element_of<Out>> iscan(const In& in, Out&& out, Op op, const Group& group = Group::world(),
-                                       const Options& options = {}) {
+namespace detail {
+
+template <class Mode, class In, class Out, class Op>
+auto scan_as(const In& in, Out&& out, const Op& op, const Group& group, const Options& options) {
   using T = detail::element_of<Out>;
   detail::require_transferable<T>();
   static_assert(ReductionFor<Op, T>, "dash::comm::scan: the operation must combine two T into a T");
@@ -20,21 +19,11 @@ Request<detail::element_of<Out>> iscan(const In& in, Out&& out, Op op, const Gro
   detail::expect_size("dash::comm::scan", "out", output.size(), input.size(), "the size of in");
   auto call = detail::make_call("dash::comm::scan", Coll::scan, 0, is_commutative_v<Op>);
   call.elements = input.size();
-  return detail::start<T>(call, input, output, &op, group, options);
+  return detail::issue<Mode, T, Op>(call, input, output, &op, group, options);
 }
 
-template <class In, class Out, class Op>
-  requires detail::ContiguousOf<In, detail::element_of<Out>>
-void scan(const In& in, Out&& out, Op op, const Group& group = Group::world(), const Options& options = {}) {
-  iscan(in, out, op, group, options).wait();
-}
-
-// Collective over `group`: member r's out = in_0 ⊕ ... ⊕ in_{r-1} (exclusive); out on member 0 is
-// not touched, as with MPI_Exscan.
-template <class In, class Out, class Op>
-  requires detail::ContiguousOf<In, detail::element_of<Out>>
-Request<detail::element_of<Out>> iexscan(const In& in, Out&& out, Op op, const Group& group = Group::world(),
-                                         const Options& options = {}) {
+template <class Mode, class In, class Out, class Op>
+auto exscan_as(const In& in, Out&& out, const Op& op, const Group& group, const Options& options) {
   using T = detail::element_of<Out>;
   detail::require_transferable<T>();
   static_assert(ReductionFor<Op, T>, "dash::comm::exscan: the operation must combine two T into a T");
@@ -43,13 +32,38 @@ Request<detail::element_of<Out>> iexscan(const In& in, Out&& out, Op op, const G
   detail::expect_size("dash::comm::exscan", "out", output.size(), input.size(), "the size of in");
   auto call = detail::make_call("dash::comm::exscan", Coll::exscan, 0, is_commutative_v<Op>);
   call.elements = input.size();
-  return detail::start<T>(call, input, output, &op, group, options);
+  return detail::issue<Mode, T, Op>(call, input, output, &op, group, options);
+}
+
+}  // namespace detail
+
+// Collective over `group`: member r's out = in_0 ⊕ ... ⊕ in_r (inclusive). ceil(lg p) rounds.
+template <class In, class Out, class Op>
+  requires detail::ContiguousOf<In, detail::element_of<Out>>
+Request<detail::element_of<Out>> iscan(const In& in, Out&& out, Op op, const Group& group = Group::world(),
+                                       const Options& options = {}) {
+  return detail::scan_as<detail::Started>(in, out, op, group, options);
+}
+
+template <class In, class Out, class Op>
+  requires detail::ContiguousOf<In, detail::element_of<Out>>
+void scan(const In& in, Out&& out, Op op, const Group& group = Group::world(), const Options& options = {}) {
+  detail::scan_as<detail::Completed>(in, out, op, group, options);
+}
+
+// Collective over `group`: member r's out = in_0 ⊕ ... ⊕ in_{r-1} (exclusive); out on member 0 is
+// not touched, as with MPI_Exscan.
+template <class In, class Out, class Op>
+  requires detail::ContiguousOf<In, detail::element_of<Out>>
+Request<detail::element_of<Out>> iexscan(const In& in, Out&& out, Op op, const Group& group = Group::world(),
+                                         const Options& options = {}) {
+  return detail::exscan_as<detail::Started>(in, out, op, group, options);
 }
 
 template <class In, class Out, class Op>
   requires detail::ContiguousOf<In, detail::element_of<Out>>
 void exscan(const In& in, Out&& out, Op op, const Group& group = Group::world(), const Options& options = {}) {
-  iexscan(in, out, op, group, options).wait();
+  detail::exscan_as<detail::Completed>(in, out, op, group, options);
 }
 
 }  // namespace dash::comm

@@ -7,12 +7,10 @@
 
 namespace dash::comm {
 
-// Collective over `group`: in (significant at `root` only, may be empty elsewhere) holds p blocks
-// of out.size() elements; member r's out is block r. Volume at the root: (p - 1) n sent.
-template <class In, class Out>
-  requires detail::ContiguousOf<In, detail::element_of<Out>>
-Request<detail::element_of<Out>> iscatter(const In& in, Out&& out, int root, const Group& group = Group::world(),
-                                          const Options& options = {}) {
+namespace detail {
+
+template <class Mode, class In, class Out>
+auto scatter_as(const In& in, Out&& out, int root, const Group& group, const Options& options) {
   using T = detail::element_of<Out>;
   detail::require_transferable<T>();
   const auto input = detail::view_of<T>(in);
@@ -24,13 +22,24 @@ Request<detail::element_of<Out>> iscatter(const In& in, Out&& out, int root, con
   }
   auto call = detail::make_call("dash::comm::scatter", Coll::scatter, root);
   call.elements = output.size();
-  return detail::start<T, detail::NoCombination>(call, input, output, nullptr, group, options);
+  return detail::issue<Mode, T, detail::NoCombination>(call, input, output, nullptr, group, options);
+}
+
+}  // namespace detail
+
+// Collective over `group`: in (significant at `root` only, may be empty elsewhere) holds p blocks
+// of out.size() elements; member r's out is block r. Volume at the root: (p - 1) n sent.
+template <class In, class Out>
+  requires detail::ContiguousOf<In, detail::element_of<Out>>
+Request<detail::element_of<Out>> iscatter(const In& in, Out&& out, int root, const Group& group = Group::world(),
+                                          const Options& options = {}) {
+  return detail::scatter_as<detail::Started>(in, out, root, group, options);
 }
 
 template <class In, class Out>
   requires detail::ContiguousOf<In, detail::element_of<Out>>
 void scatter(const In& in, Out&& out, int root, const Group& group = Group::world(), const Options& options = {}) {
-  iscatter(in, out, root, group, options).wait();
+  detail::scatter_as<detail::Completed>(in, out, root, group, options);
 }
 
 }  // namespace dash::comm

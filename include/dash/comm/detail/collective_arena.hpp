@@ -4,14 +4,16 @@
 //
 // dash::init allocates one region per process with MPI_Win_allocate_shared over the processes of
 // its node (as locality() counts them): three progress counters, each on a cache line of its own,
-// then `slot_count` slots of `slot_bytes` of data. A slot starts with its stamp, the ticket + 1 of the chunk it holds,
-// stored after the chunk: a short chunk shares the stamp's cache line, so a reader that sees the
-// stamp has the data with the same cache-line transfer. A collective numbers its chunks with
+// then a ring of `line_count` cache lines, then `slot_count` slots of `slot_bytes` of data. A slot
+// or line starts with its stamp, the ticket + 1 of the chunk it holds, stored after the chunk: a
+// short chunk shares the stamp's cache line, so a reader that sees the stamp has the data with the
+// same cache-line transfer. Chunks of at most `line_bytes` live in the lines: the deeper ring lets a
+// broadcast's root run many short calls ahead of its readers, as an eager send would. A collective numbers its chunks with
 // tickets taken from one sequence that every process of the node advances alike (the collectives
 // that use the arena run on the world group, whose members call them in the same order), so
 // counters only ever grow: they are never reset between calls, and a counter left behind by an
 // earlier call can never satisfy a later one.
-// Chunk ticket t lives in slot t % slot_count.
+// Chunk ticket t lives in slot t % slot_count, or line t % line_count.
 //
 // Counters are std::atomic<std::uint64_t>: lock-free, hence address-free, so processes mapping
 // the same page may use them; stores that publish data are release stores, the loads that look
@@ -21,6 +23,7 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <new>
 #include <vector>
 
 #include <mpi.h>
@@ -38,6 +41,9 @@ struct ArenaCounters {
 
 class CollectiveRun;
 
+// Where a run's chunks live: the slots, or the lines for chunks of at most line_bytes.
+enum class Ring { slots, lines };
+
 class CollectiveArena {
 public:
   static constexpr std::size_t slot_bytes = std::size_t{256} * 1024;
@@ -45,6 +51,17 @@ public:
   static constexpr std::size_t stamp_bytes = sizeof(std::uint64_t);
   // Stamp, data, padding to the next cache line: slots start on cache lines of their own.
   static constexpr std::size_t slot_stride = slot_bytes + 64;
+  static constexpr std::size_t line_stride = 64;
+  static constexpr std::uint64_t line_count = 64;
+  static constexpr std::size_t line_bytes = line_stride - stamp_bytes;
+  // The counters take the region's first 4 KiB, the lines the next, the slots follow.
+  static constexpr std::size_t counters_bytes = 4096;
+  static constexpr std::size_t lines_offset = counters_bytes;
+  static constexpr std::size_t slots_offset = lines_offset + line_count * line_stride;
+  static constexpr std::size_t region_bytes = slots_offset + slot_count * slot_stride;
+
+  // Tickets in flight per ring: ticket t may be staged once every process consumed t - depth.
+  static constexpr std::uint64_t depth(Ring ring) noexcept { return ring == Ring::lines ? line_count : slot_count; }
 
   // Collective over `node`: every member allocates its region. `machine_processes` share the
   // machine's cores (more than `node` has when DASH_NODE_SIZE cuts a machine into nodes).
@@ -56,13 +73,21 @@ public:
   int size() const noexcept { return static_cast<int>(regions_.size()); }
   // More processes on the machine than cores: a waiting process must give its core away at once.
   bool oversubscribed() const noexcept { return oversubscribed_; }
-  ArenaCounters& counters(int node_rank) const noexcept;
-  // The data of the slot that holds `ticket`, and its stamp (ticket + 1 once the owner staged it).
-  std::byte* slot(int node_rank, std::uint64_t ticket) const noexcept;
-  std::atomic<std::uint64_t>& stamp(int node_rank, std::uint64_t ticket) const noexcept;
+  ArenaCounters& counters(int node_rank) const noexcept {
+    return *std::launder(reinterpret_cast<ArenaCounters*>(regions_[static_cast<std::size_t>(node_rank)]));
+  }
+  // The data of the slot (line) that holds `ticket`, and its stamp (ticket + 1 once the owner staged it).
+  std::byte* slot(int node_rank, std::uint64_t ticket, Ring ring = Ring::slots) const noexcept {
+    return start_of(node_rank, ticket, ring) + stamp_bytes;
+  }
+  std::atomic<std::uint64_t>& stamp(int node_rank, std::uint64_t ticket, Ring ring = Ring::slots) const noexcept {
+    return *std::launder(reinterpret_cast<std::atomic<std::uint64_t>*>(start_of(node_rank, ticket, ring)));
+  }
 
   // Whether every other process's `consumed` reached `value`. Counters only grow, so the lowest
-  // one seen last time answers most asks without touching the others' cache lines.
+  // one seen last time answers most asks without touching the others' cache lines; while it does
+  // not, the counters are read again only every asks_per_read-th ask.
+  static constexpr unsigned asks_per_read = 16;
   bool all_consumed(std::uint64_t value) noexcept;
 
   // The first of `count` consecutive tickets for the next collective.
@@ -75,6 +100,12 @@ public:
   void progress_before(const CollectiveRun& run);
 
 private:
+  std::byte* start_of(int node_rank, std::uint64_t ticket, Ring ring) const noexcept {
+    std::byte* region = regions_[static_cast<std::size_t>(node_rank)];
+    return ring == Ring::lines ? region + lines_offset + ticket % line_count * line_stride
+                               : region + slots_offset + ticket % slot_count * slot_stride;
+  }
+
   MPI_Comm node_ = MPI_COMM_NULL;
   MPI_Win window_ = MPI_WIN_NULL;
   std::vector<std::byte*> regions_;
@@ -83,6 +114,7 @@ private:
   bool oversubscribed_ = false;
   int rank_ = 0;
   std::uint64_t consumed_floor_ = 0;
+  unsigned asks_since_read_ = 0;
 };
 
 // A collective running in the arena (shared_memory_run.hpp).

@@ -55,4 +55,8 @@ struct Launched {
 
 Launched launch(const CollectiveCall& call, const Group& group, const Options& options);
 
+// Runs the call to completion (the blocking collectives): no request to build, and an arena run
+// lives on the stack.
+void run(const CollectiveCall& call, const Group& group, const Options& options);
+
 }  // namespace dash::comm::detail

@@ -100,39 +100,86 @@ const Op& shared_instance() {
 // it asks nothing of the element type, so any trivially copyable struct can travel.
 struct NoCombination {};
 
+// Whether the input shares memory with the output (MPI_IN_PLACE-like calls).
+template <class T>
+bool overlaps(std::span<const T> input, std::span<T> output) noexcept {
+  const auto* in_begin = reinterpret_cast<const std::byte*>(input.data());
+  const auto* out_begin = reinterpret_cast<const std::byte*>(output.data());
+  return !input.empty() && !output.empty() && in_begin < out_begin + output.size_bytes() &&
+         out_begin < in_begin + input.size_bytes();
+}
+
+// Points `call` at the buffers and at `op` (which must outlive the collective), with the input
+// at `input_copy` instead when that holds it.
+template <class T, class Op>
+void bind_buffers(CollectiveCall& call, std::span<const T> input, std::span<T> output, const Op* op,
+                  const std::vector<std::byte>* input_copy) {
+  if constexpr (!std::is_same_v<Op, NoCombination>) {
+    if (op != nullptr) {
+      call.reduction = Reduction{&combine_elements<T, Op>, op, &combine_elements_into<T, Op>};
+    }
+  }
+  call.input = input_copy != nullptr ? input_copy->data() : reinterpret_cast<const std::byte*>(input.data());
+  call.output = reinterpret_cast<std::byte*>(output.data());
+  call.element_size = sizeof(T);
+}
+
 // Starts `call`; `input` may overlap `output` (it is then copied first, as MPI_IN_PLACE would).
 template <class T, class Op>
 Request<T> start(CollectiveCall call, std::span<const T> input, std::span<T> output, const Op* op,
                  const Group& group, const Options& options) {
-  const auto* in_begin = reinterpret_cast<const std::byte*>(input.data());
-  const auto* out_begin = reinterpret_cast<const std::byte*>(output.data());
-  const bool overlap = !input.empty() && !output.empty() && in_begin < out_begin + output.size_bytes() &&
-                       out_begin < in_begin + input.size_bytes();
+  const bool overlapping = detail::overlaps(input, output);
   std::shared_ptr<KeepAlive<Op>> keep;
-  if (overlap || (op != nullptr && !shares_one_instance<Op>)) {
+  if (overlapping || (op != nullptr && !shares_one_instance<Op>)) {
     keep = std::make_shared<KeepAlive<Op>>();
   }
+  const Op* kept = nullptr;
   if constexpr (!std::is_same_v<Op, NoCombination>) {
     if (op != nullptr) {
-      const Op* kept = nullptr;
       if constexpr (shares_one_instance<Op>) {
         kept = &shared_instance<Op>();
       } else {
         kept = &keep->op.emplace(*op);
       }
-      call.reduction = Reduction{&combine_elements<T, Op>, kept, &combine_elements_into<T, Op>};
     }
   }
-  if (overlap) {
-    keep->input_copy.assign(in_begin, in_begin + input.size_bytes());
-    call.input = keep->input_copy.data();
-  } else {
-    call.input = in_begin;
+  if (overlapping) {
+    const auto bytes = std::as_bytes(input);
+    keep->input_copy.assign(bytes.begin(), bytes.end());
   }
-  call.output = reinterpret_cast<std::byte*>(output.data());
-  call.element_size = sizeof(T);
+  detail::bind_buffers(call, input, output, kept, overlapping ? &keep->input_copy : nullptr);
   Launched launched = launch(call, group, options);
   return Request<T>(std::move(launched.execution), launched.layout, launched.map, output.data(), std::move(keep));
+}
+
+// Runs `call` to completion, as start() and wait() would: nothing outlives the call, so `op` and
+// a copy of an overlapping input stay with the caller.
+template <class T, class Op>
+void complete(CollectiveCall call, std::span<const T> input, std::span<T> output, const Op* op, const Group& group,
+              const Options& options) {
+  std::vector<std::byte> input_copy;
+  const bool overlapping = detail::overlaps(input, output);
+  if (overlapping) {
+    const auto bytes = std::as_bytes(input);
+    input_copy.assign(bytes.begin(), bytes.end());
+  }
+  detail::bind_buffers(call, input, output, op, overlapping ? &input_copy : nullptr);
+  detail::run(call, group, options);
+}
+
+// How a front end issues its call: started, returning the request (the i-collectives), or run to
+// completion (the blocking ones).
+struct Started {};
+struct Completed {};
+
+template <class Mode, class T, class Op>
+auto issue(const CollectiveCall& call, std::span<const T> input, std::span<T> output, const Op* op, const Group& group,
+           const Options& options) {
+  if constexpr (std::is_same_v<Mode, Started>) {
+    return detail::start<T, Op>(call, input, output, op, group, options);
+  } else {
+    detail::complete<T, Op>(call, input, output, op, group, options);
+  }
 }
 
 // Throws dash::InvalidArgument unless `actual` == `expected`.
