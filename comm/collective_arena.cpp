@@ -1,12 +1,21 @@
 #include <algorithm>
+#include <cerrno>
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <new>
+#include <string>
 #include <thread>
+
+#if defined(__linux__)
+#include <sys/uio.h>
+#include <unistd.h>
+#endif
 
 #include <dash/comm/config.hpp>
 #include <dash/comm/detail/collective_arena.hpp>
 #include <dash/comm/environment.hpp>
+#include <dash/comm/exception.hpp>
 #include <dash/comm/locality.hpp>
 #include <dash/comm/mpi_call.hpp>
 
@@ -25,6 +34,38 @@ constexpr std::size_t region_alignment = alignof(ArenaCounters);
 std::byte* aligned(void* base) noexcept {
   const auto address = reinterpret_cast<std::uintptr_t>(base);
   return static_cast<std::byte*>(base) + (region_alignment - address % region_alignment) % region_alignment;
+}
+
+// Reads `bytes` of process `process_id`'s memory at `remote` into `local`; the errno of a refusal,
+// or 0. The kernel may copy less than asked (a page it cannot fault in): the rest is asked again.
+int read_process_memory(std::int64_t process_id, const std::byte* remote, std::byte* local, std::size_t bytes) noexcept {
+#if defined(__linux__)
+  while (bytes > 0) {
+    iovec to{local, bytes};
+    iovec from{const_cast<std::byte*>(remote), bytes};
+    const ssize_t read = process_vm_readv(static_cast<pid_t>(process_id), &to, 1, &from, 1, 0);
+    if (read <= 0) {
+      if (read < 0 && errno == EINTR) {
+        continue;
+      }
+      return read < 0 ? errno : EFAULT;
+    }
+    local += read;
+    remote += read;
+    bytes -= static_cast<std::size_t>(read);
+  }
+  return 0;
+#else
+  return bytes > 0 ? ENOSYS : 0;
+#endif
+}
+
+std::int64_t own_process_id() noexcept {
+#if defined(__linux__)
+  return getpid();
+#else
+  return 0;
+#endif
 }
 
 std::unique_ptr<CollectiveArena>& current_arena() {
@@ -52,7 +93,9 @@ CollectiveArena::CollectiveArena(MPI_Comm node, int machine_processes) {
   MPI_Info_free(&info);
   check_mpi(allocated, "dash::init: MPI_Win_allocate_shared (collective arena)");
   check_mpi(MPI_Win_lock_all(MPI_MODE_NOCHECK, window_), "dash::init: MPI_Win_lock_all (collective arena)");
-  new (aligned(mine)) ArenaCounters();
+  auto* my_counters = new (aligned(mine)) ArenaCounters();
+  my_counters->process_id = own_process_id();
+  my_counters->own_address = reinterpret_cast<std::uintptr_t>(aligned(mine));
   for (std::uint64_t line = 0; line < line_count; ++line) {
     new (aligned(mine) + lines_offset + line * line_stride) std::atomic<std::uint64_t>(0);
   }
@@ -72,6 +115,42 @@ CollectiveArena::CollectiveArena(MPI_Comm node, int machine_processes) {
   MPI_Win_sync(window_);
   check_mpi(MPI_Barrier(node_), "dash::init: MPI_Barrier (collective arena)");
   MPI_Win_sync(window_);
+  open_single_copy();
+}
+
+// Every process reads each other's `own_address` through the kernel and compares it with what the
+// shared window shows: a kernel without cross-memory attach, a seccomp filter or a ptrace policy
+// that forbids it turns single copy off for the whole node.
+void CollectiveArena::open_single_copy() {
+  process_ids_.resize(regions_.size());
+  int works = config().single_copy ? 1 : 0;
+  for (int r = 0; r < size(); ++r) {
+    const ArenaCounters& peer = counters(r);
+    process_ids_[static_cast<std::size_t>(r)] = peer.process_id;
+    if (r == rank_ || works == 0) {
+      continue;
+    }
+    const auto field = reinterpret_cast<const std::byte*>(&peer.own_address) - regions_[static_cast<std::size_t>(r)];
+    const auto* remote = reinterpret_cast<const std::byte*>(static_cast<std::uintptr_t>(peer.own_address)) + field;
+    std::uint64_t seen = 0;
+    works = read_process_memory(peer.process_id, remote, reinterpret_cast<std::byte*>(&seen), sizeof seen) == 0 &&
+            seen == peer.own_address;
+  }
+  int everywhere = 0;
+  check_mpi(MPI_Allreduce(&works, &everywhere, 1, MPI_INT, MPI_MIN, node_),
+            "dash::init: MPI_Allreduce (collective arena)");
+  single_copy_ = everywhere == 1;
+}
+
+void CollectiveArena::read_from(int node_rank, const std::byte* remote, std::byte* local, std::size_t bytes) const {
+  const int refused = read_process_memory(process_ids_[static_cast<std::size_t>(node_rank)], remote, local, bytes);
+  if (refused != 0) {
+    throw InvalidState("dash::comm: reading " + std::to_string(bytes) + " bytes of node process " +
+                       std::to_string(node_rank) + "'s buffer with process_vm_readv failed: " +
+                       std::strerror(refused) +
+                       " (it worked when the arena opened; DASH_SINGLE_COPY=0 stages every chunk in shared memory "
+                       "instead)");
+  }
 }
 
 CollectiveArena::~CollectiveArena() {

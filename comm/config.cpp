@@ -81,6 +81,7 @@ Config config_from_environment() {
   config.thread_level_from_environment = std::getenv("DASH_THREAD_LEVEL") != nullptr;
   config.progress_thread = parse_choice("DASH_PROGRESS_THREAD", switches, config.progress_thread);
   config.shared_memory_access = parse_choice("DASH_SHARED_MEMORY", switches, config.shared_memory_access);
+  config.single_copy = parse_choice("DASH_SINGLE_COPY", switches, config.single_copy);
   config.sort_trace = parse_choice("DASH_SORT_TRACE", switches, config.sort_trace);
   if (const char* raw = std::getenv("DASH_TABLE_WINDOW_BYTES"); raw != nullptr) {
     const std::string text(raw);
@@ -139,7 +140,7 @@ const std::vector<std::string_view>& known_variables() {
       "DASH_COLL_BCAST",     "DASH_COLL_REDUCE",    "DASH_COLL_ALLREDUCE",      "DASH_COLL_GATHER",
       "DASH_COLL_SCATTER",   "DASH_COLL_ALLGATHER", "DASH_COLL_REDUCE_SCATTER", "DASH_COLL_ALLTOALL",
       "DASH_COLL_SCAN",      "DASH_COLL_EXSCAN",    "DASH_COLL_BARRIER",        "DASH_COLL_NEIGHBOR_ALLTOALL",
-      "DASH_TABLE_WINDOW_BYTES", "DASH_SHARED_MEMORY", "DASH_SORT_TRACE", "DASH_TOPOLOGY",
+      "DASH_TABLE_WINDOW_BYTES", "DASH_SHARED_MEMORY", "DASH_SINGLE_COPY", "DASH_SORT_TRACE", "DASH_TOPOLOGY",
       "DASH_NODE_SIZE"};
   return names;
 }

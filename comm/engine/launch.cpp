@@ -111,7 +111,7 @@ std::uint32_t pipeline_segments(const CallFacts& facts) {
 // The fewest chunks that fit the arena's slots (one when the contribution is empty). A broadcast
 // shorter than the arena's slots together still takes one chunk per slot (of 4 KiB at least), so
 // that the root stages the next chunk while the others copy one out (P = 2, 256 KiB: about 20 us
-// in four chunks, 100 us in one).
+// in four chunks, 100 us in one). Calls whose chunks the others read in place take larger chunks.
 std::uint32_t shared_memory_segments(Coll collective, const CallFacts& facts, bool hierarchical = false) {
   if (facts.elements == 0) {
     return 1;
@@ -120,7 +120,11 @@ std::uint32_t shared_memory_segments(Coll collective, const CallFacts& facts, bo
   std::size_t per_chunk =
       hierarchical ? detail::hierarchical_chunk_elements(collective, detail::node_hierarchy().nodes, element_bytes)
                    : detail::shared_memory_chunk_elements(collective, facts.size, element_bytes);
-  if (collective == Coll::bcast && per_chunk > 0) {
+  const std::size_t in_place =
+      hierarchical ? 0 : detail::in_place_chunk_elements(collective, facts.bytes, element_bytes);
+  if (in_place > 0) {
+    per_chunk = in_place;
+  } else if (collective == Coll::bcast && per_chunk > 0) {
     constexpr std::size_t slots = detail::CollectiveArena::slot_count;
     const std::size_t pipelined = std::max((facts.elements + slots - 1) / slots, 4096 / element_bytes);
     per_chunk = std::min(per_chunk, std::max<std::size_t>(pipelined, 1));

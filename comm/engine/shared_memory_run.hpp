@@ -17,6 +17,10 @@
 // - alltoall: each stages its blocks for the others, each copies its block out of every slot;
 // - allgather: each stages its chunk and copies the others' chunks into its output;
 // - bcast: the root stages its chunk, the others copy it out.
+// Allgather, alltoall and short enough broadcasts of large contributions skip the staging where
+// the kernel allows cross-memory reads: the line of each ticket carries the address of the
+// source's buffer, each reader copies its chunk from there with process_vm_readv, and the source
+// finishes only once every reader consumed the run's last chunk.
 // Hierarchical runs (several nodes) do the same in each node's arena and move each chunk between
 // the nodes on the rails: allreduce = node reduce-scatter, rail allreduce of each piece, node
 // allgather; reduce = node reduce-scatter, rail reduce of each piece to the root's node, gather of
@@ -59,6 +63,13 @@ struct SharedMemoryCall {
 // The collectives the arena serves, and those of them that run hierarchically on several nodes.
 bool runs_in_shared_memory(Coll collective) noexcept;
 bool runs_hierarchically(Coll collective) noexcept;
+
+// Elements per chunk of a single node's call whose processes read each other's buffers in place
+// (one copy with process_vm_readv instead of staging each chunk in the arena), or 0 if it stages:
+// allgather and alltoall from 16 KiB per contribution, bcast from 16 KiB to 1 MiB, where the
+// arena allows cross-memory reads. Larger broadcasts stage in pipelined chunks, which keeps the
+// root copying while the others copy out: faster than one process reading it all.
+std::size_t in_place_chunk_elements(Coll collective, std::size_t bytes, std::size_t element_size) noexcept;
 
 // Elements of a contribution one chunk may hold, for a group of `size` processes (0: an element
 // does not fit a slot).

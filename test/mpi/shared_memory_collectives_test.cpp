@@ -1,18 +1,25 @@
 // The intra-node shared-memory collectives (comm/engine/shared_memory_run.hpp) against the MPI
 // library's own result, with vectors of many arena chunks (more than the arena has slots, and a
 // remainder), a non-commutative operation, interleaved non-blocking calls completed out of order,
-// arrivals, and the reasons the arena refuses a call. RefusalsNameTheReason runs again with
-// DASH_SHARED_MEMORY=0, where every call must be refused with that reason.
+// arrivals, sizes around the limits of reading the others' buffers in place, and the reasons the
+// arena refuses a call. RefusalsNameTheReason runs again with DASH_SHARED_MEMORY=0, where every
+// call must be refused with that reason; the whole suite runs again with DASH_SINGLE_COPY=0, where
+// every chunk is staged.
 
 #include <algorithm>
+#include <array>
+#include <chrono>
 #include <cstdint>
 #include <numeric>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <gtest/gtest.h>
 #include <mpi.h>
+#include <sys/uio.h>
+#include <unistd.h>
 
 #include <dash/comm/detail/collective_arena.hpp>
 #include <dash/dash.hpp>
@@ -253,6 +260,184 @@ TEST(SharedMemoryCollectives, ArrivalsCoverTheOutputOnce) {
   EXPECT_TRUE(values_final);
   EXPECT_TRUE(sources_right);
   EXPECT_EQ(std::count(seen.begin(), seen.end(), 1), static_cast<std::ptrdiff_t>(seen.size()));
+}
+
+// The arena reads the others' buffers in place (process_vm_readv) exactly when DASH_SINGLE_COPY
+// allows it and the kernel lets every process of the node read every other's memory, which the
+// test finds out on its own.
+TEST(SharedMemoryCollectives, SingleCopyIsOnWhereTheKernelAllowsIt) {
+  const dash::comm::detail::CollectiveArena* arena_now = dash::comm::detail::collective_arena();
+  if (!arena_on()) {
+    EXPECT_EQ(arena_now, nullptr);
+    return;
+  }
+  ASSERT_NE(arena_now, nullptr);
+  const std::uint64_t secret = 0x5eed0000u + static_cast<std::uint64_t>(me());
+  const std::array<std::uint64_t, 3> mine{static_cast<std::uint64_t>(getpid()),
+                                          reinterpret_cast<std::uintptr_t>(&secret), secret};
+  std::vector<std::uint64_t> everyone(3 * static_cast<std::size_t>(P()));
+  MPI_Allgather(mine.data(), 3, MPI_UINT64_T, everyone.data(), 3, MPI_UINT64_T, world());
+  int readable = 1;
+  for (int peer = 0; peer < P(); ++peer) {
+    const std::uint64_t* theirs = &everyone[3 * static_cast<std::size_t>(peer)];
+    std::uint64_t seen = 0;
+    iovec to{&seen, sizeof seen};
+    iovec from{reinterpret_cast<void*>(static_cast<std::uintptr_t>(theirs[1])), sizeof seen};
+    const ssize_t read = process_vm_readv(static_cast<pid_t>(theirs[0]), &to, 1, &from, 1, 0);
+    readable = readable != 0 && read == static_cast<ssize_t>(sizeof seen) && seen == theirs[2] ? 1 : 0;
+  }
+  int everywhere = 0;
+  MPI_Allreduce(&readable, &everywhere, 1, MPI_INT, MPI_MIN, world());
+  EXPECT_EQ(arena_now->single_copy(), dash::comm::config().single_copy && everywhere == 1);
+}
+
+// Sizes on both sides of the in-place limits (16 KiB per contribution; a broadcast up to 1 MiB in
+// one chunk, an allgather or alltoall in chunks of 1 MiB), every root, blocking and then all in
+// flight at once, completed in reverse order: a source's call must not complete before the others
+// read its buffer, which the source then overwrites.
+TEST(SharedMemoryCollectives, InPlaceLimitsMatchMpi) {
+  constexpr std::size_t kib = 1024 / sizeof(std::int64_t);
+  const std::vector<std::size_t> sizes{16 * kib - 1, 16 * kib, 1024 * kib, 1024 * kib + 1, 2048 * kib + 3};
+  const auto p = static_cast<std::size_t>(P());
+  const auto expected_gather = [&](std::size_t n, int salt) {
+    std::vector<std::int64_t> all;
+    for (int r = 0; r < P(); ++r) {
+      const std::vector<std::int64_t> part = rank_integers(n, r + salt);
+      all.insert(all.end(), part.begin(), part.end());
+    }
+    return all;
+  };
+  const auto expected_exchange = [&](std::size_t n) {
+    std::vector<std::int64_t> all(n * p);
+    for (int r = 0; r < P(); ++r) {
+      const std::vector<std::int64_t> theirs = rank_integers(n * p, r + 100);
+      std::copy_n(theirs.begin() + static_cast<std::ptrdiff_t>(static_cast<std::size_t>(me()) * n),
+                  static_cast<std::ptrdiff_t>(n), all.begin() + static_cast<std::ptrdiff_t>(static_cast<std::size_t>(r) * n));
+    }
+    return all;
+  };
+  for (const std::size_t n : sizes) {
+    SCOPED_TRACE("n=" + std::to_string(n));
+    for (int root = 0; root < P(); ++root) {
+      std::vector<std::int64_t> buffer = me() == root ? rank_integers(n, root) : std::vector<std::int64_t>(n, -3);
+      dash::comm::bcast(buffer, root, Group::world(), arena());
+      EXPECT_EQ(buffer, rank_integers(n, root)) << "root " << root;
+    }
+    std::vector<std::int64_t> gathered(n * p, -1);
+    dash::comm::allgather(rank_integers(n, me()), gathered, Group::world(), arena());
+    EXPECT_EQ(gathered, expected_gather(n, 0));
+    std::vector<std::int64_t> exchanged(n * p, -1);
+    dash::comm::alltoall(rank_integers(n * p, me() + 100), exchanged, Group::world(), arena());
+    EXPECT_EQ(exchanged, expected_exchange(n));
+  }
+  struct InFlight {
+    std::vector<std::int64_t> source, output;
+    std::optional<dash::comm::Request<std::int64_t>> request;
+  };
+  std::vector<InFlight> calls(3 * sizes.size());
+  for (std::size_t i = 0; i < sizes.size(); ++i) {
+    const std::size_t n = sizes[i];
+    const int root = static_cast<int>(i % p);
+    InFlight& bcast = calls[3 * i];
+    bcast.output = me() == root ? rank_integers(n, root + 7) : std::vector<std::int64_t>(n, -3);
+    bcast.request.emplace(dash::comm::ibcast(bcast.output, root, Group::world(), arena()));
+    InFlight& gather = calls[3 * i + 1];
+    gather.source = rank_integers(n, me() + 1);
+    gather.output.assign(n * p, -1);
+    gather.request.emplace(dash::comm::iallgather(gather.source, gather.output, Group::world(), arena()));
+    InFlight& exchange = calls[3 * i + 2];
+    exchange.source = rank_integers(n * p, me() + 100);
+    exchange.output.assign(n * p, -1);
+    exchange.request.emplace(dash::comm::ialltoall(exchange.source, exchange.output, Group::world(), arena()));
+  }
+  for (std::size_t i = calls.size(); i-- > 0;) {
+    calls[i].request->wait();
+    // The call is complete: its buffers are the caller's again.
+    std::fill(calls[i].source.begin(), calls[i].source.end(), -9);
+    if (i % 3 == 0 && me() == static_cast<int>(i / 3 % p)) {
+      EXPECT_EQ(calls[i].output, rank_integers(sizes[i / 3], me() + 7));
+      std::fill(calls[i].output.begin(), calls[i].output.end(), -9);
+    }
+  }
+  for (std::size_t i = 0; i < sizes.size(); ++i) {
+    SCOPED_TRACE("in flight, n=" + std::to_string(sizes[i]));
+    const int root = static_cast<int>(i % p);
+    if (me() != root) {
+      EXPECT_EQ(calls[3 * i].output, rank_integers(sizes[i], root + 7));
+    }
+    EXPECT_EQ(calls[3 * i + 1].output, expected_gather(sizes[i], 1));
+    EXPECT_EQ(calls[3 * i + 2].output, expected_exchange(sizes[i]));
+  }
+}
+
+// A source of an in-place call (a broadcast's root, every process of an allgather or alltoall)
+// must not complete while another process has yet to read its buffer. Rank 0 starts last, when
+// the others have started (and lent their buffers) but stopped driving their calls: rank 0 can
+// read all it needs, yet its call must stay incomplete until the others, let go, read from it.
+TEST(SharedMemoryCollectives, AnInPlaceSourceCompletesOnlyAfterItsReaders) {
+  constexpr std::size_t n = 1536 * 1024 / sizeof(std::int64_t);  // two chunks of an allgather
+  const auto p = static_cast<std::size_t>(P());
+  for (const Coll collective : {Coll::bcast, Coll::allgather, Coll::alltoall}) {
+    SCOPED_TRACE(std::string(dash::comm::to_string(collective)));
+    const std::size_t in_count = collective == Coll::alltoall ? n * p : n;
+    const std::size_t out_count = collective == Coll::bcast ? std::min(n, std::size_t{65536}) : n * p;
+    std::vector<std::int64_t> in = rank_integers(in_count, me() + 5);
+    std::vector<std::int64_t> out = collective == Coll::bcast && me() == 0 ? rank_integers(out_count, 5)
+                                                                           : std::vector<std::int64_t>(out_count, -1);
+    const auto start = [&] {
+      switch (collective) {
+        case Coll::bcast:
+          return dash::comm::ibcast(out, 0, Group::world(), arena());
+        case Coll::allgather:
+          return dash::comm::iallgather(in, out, Group::world(), arena());
+        default:
+          return dash::comm::ialltoall(in, out, Group::world(), arena());
+      }
+    };
+    int token = 0;
+    if (me() == 0) {
+      for (int peer = 1; peer < P(); ++peer) {
+        MPI_Recv(&token, 1, MPI_INT, peer, 71, world(), MPI_STATUS_IGNORE);
+      }
+      auto request = start();
+      bool completed_early = false;
+      for (int poll = 0; poll < 200 && P() > 1; ++poll) {
+        completed_early = completed_early || request.test();
+        std::this_thread::sleep_for(std::chrono::microseconds(250));
+      }
+      // Staged calls (DASH_SINGLE_COPY=0) lend nothing: a staged broadcast's root may complete at once.
+      if (dash::comm::detail::collective_arena()->single_copy()) {
+        EXPECT_FALSE(completed_early) << "rank 0's call completed before the others read its buffer";
+      }
+      for (int peer = 1; peer < P(); ++peer) {
+        MPI_Send(&token, 1, MPI_INT, peer, 72, world());
+      }
+      request.wait();
+    } else {
+      // A broadcast's readers start only when let go: nothing of theirs is lent, and they read nothing early.
+      std::optional<dash::comm::Request<std::int64_t>> request;
+      if (collective != Coll::bcast) {
+        request.emplace(start());
+      }
+      MPI_Send(&token, 1, MPI_INT, 0, 71, world());
+      MPI_Recv(&token, 1, MPI_INT, 0, 72, world(), MPI_STATUS_IGNORE);
+      if (!request) {
+        request.emplace(start());
+      }
+      request->wait();
+    }
+    std::vector<std::int64_t> expected(out_count);
+    if (collective == Coll::bcast) {
+      expected = rank_integers(out_count, 5);
+    } else if (collective == Coll::allgather) {
+      MPI_Allgather(in.data(), static_cast<int>(n), MPI_INT64_T, expected.data(), static_cast<int>(n), MPI_INT64_T,
+                    world());
+    } else {
+      MPI_Alltoall(in.data(), static_cast<int>(n), MPI_INT64_T, expected.data(), static_cast<int>(n), MPI_INT64_T,
+                   world());
+    }
+    EXPECT_EQ(out, expected);
+  }
 }
 
 // A group of every rank that is not the world group may start its calls in another order than

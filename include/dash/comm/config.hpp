@@ -32,6 +32,9 @@ struct Config {
   // DASH_SHARED_MEMORY=0: global memory on the same node is reached through RMA like remote
   // memory instead of by load/store (to exercise and measure the RMA path on one node).
   bool shared_memory_access = true;
+  // DASH_SINGLE_COPY=0: the node's shared-memory collectives stage every chunk in the arena even
+  // where a reader could copy it straight from the other process's buffer (process_vm_readv).
+  bool single_copy = true;
   // DASH_SORT_TRACE=1: dash::sort prints each unit's phase times and splitter rounds.
   bool sort_trace = false;
   // DASH_TABLE_WINDOW_BYTES: memory per process for the rows of distributed team tables.

@@ -4,7 +4,7 @@
 //
 // dash::init allocates one region per process with MPI_Win_allocate_shared over the processes of
 // its node (as locality() counts them): three progress counters, each on a cache line of its own,
-// then a ring of `line_count` cache lines, then `slot_count` slots of `slot_bytes` of data. A slot
+// and the owner's process id and address of the region (for cross-memory reads), then a ring of `line_count` cache lines, then `slot_count` slots of `slot_bytes` of data. A slot
 // or line starts with its stamp, the ticket + 1 of the chunk it holds, stored after the chunk: a
 // short chunk shares the stamp's cache line, so a reader that sees the stamp has the data with the
 // same cache-line transfer. Chunks of at most `line_bytes` live in the lines: the deeper ring lets a
@@ -37,6 +37,10 @@ struct ArenaCounters {
   alignas(64) std::atomic<std::uint64_t> reduced{0};
   // Tickets below it are consumed: the owner read all it needed from the others' slots.
   alignas(64) std::atomic<std::uint64_t> consumed{0};
+  // The owner's process id and this region's address in the owner's address space, written once
+  // before the arena opens: what a cross-memory read of the owner's buffers needs.
+  alignas(64) std::int64_t process_id = 0;
+  std::uint64_t own_address = 0;
 };
 
 class CollectiveRun;
@@ -90,6 +94,13 @@ public:
   static constexpr unsigned asks_per_read = 16;
   bool all_consumed(std::uint64_t value) noexcept;
 
+  // Whether this node's processes may read each other's memory with process_vm_readv (Linux
+  // cross-memory attach): tried on every pair when the arena opens, and DASH_SINGLE_COPY=1.
+  bool single_copy() const noexcept { return single_copy_; }
+  // Copies `bytes` at `remote`, an address in process `node_rank`'s address space, to `local`.
+  // Throws dash::InvalidState if the kernel refuses.
+  void read_from(int node_rank, const std::byte* remote, std::byte* local, std::size_t bytes) const;
+
   // The first of `count` consecutive tickets for the next collective.
   std::uint64_t take_tickets(std::uint64_t count) noexcept;
 
@@ -100,6 +111,8 @@ public:
   void progress_before(const CollectiveRun& run);
 
 private:
+  void open_single_copy();
+
   std::byte* start_of(int node_rank, std::uint64_t ticket, Ring ring) const noexcept {
     std::byte* region = regions_[static_cast<std::size_t>(node_rank)];
     return ring == Ring::lines ? region + lines_offset + ticket % line_count * line_stride
@@ -112,6 +125,8 @@ private:
   std::uint64_t next_ticket_ = 0;
   std::vector<CollectiveRun*> runs_;
   bool oversubscribed_ = false;
+  bool single_copy_ = false;
+  std::vector<std::int64_t> process_ids_;
   int rank_ = 0;
   std::uint64_t consumed_floor_ = 0;
   unsigned asks_since_read_ = 0;
