@@ -65,6 +65,24 @@ TEST(Config, ProgressThreadIsASwitch) {
   }
 }
 
+TEST(Config, SingleCopyIsASwitchOnByDefault) {
+  unsetenv("DASH_SINGLE_COPY");
+  EXPECT_TRUE(dash::comm::config_from_environment().single_copy);
+  {
+    const ScopedEnv off("DASH_SINGLE_COPY", "0");
+    EXPECT_FALSE(dash::comm::config_from_environment().single_copy);
+  }
+  const ScopedEnv bad("DASH_SINGLE_COPY", "off");
+  try {
+    dash::comm::config_from_environment();
+    FAIL() << "no exception";
+  } catch (const dash::InvalidArgument& error) {
+    EXPECT_STREQ(error.what(),
+                 "dash::init: invalid argument 'environment variable DASH_SINGLE_COPY' = 'off'; "
+                 "expected one of 0, 1");
+  }
+}
+
 TEST(Config, TableWindowBytesIsANumberOfAtLeastAPage) {
   unsetenv("DASH_TABLE_WINDOW_BYTES");
   EXPECT_EQ(dash::comm::config_from_environment().table_window_bytes, std::size_t{1} << 20);
