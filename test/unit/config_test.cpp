@@ -47,40 +47,31 @@ TEST(Config, RejectsMalformedThreadLevel) {
   EXPECT_THROW(dash::comm::config_from_environment(), dash::InvalidArgument);
 }
 
-TEST(Config, ProgressThreadIsASwitch) {
-  unsetenv("DASH_PROGRESS_THREAD");
-  EXPECT_FALSE(dash::comm::config_from_environment().progress_thread);
-  {
-    const ScopedEnv on("DASH_PROGRESS_THREAD", "1");
-    EXPECT_TRUE(dash::comm::config_from_environment().progress_thread);
+// A 0/1 variable: its default when unset, both values, and a malformed value's exact error.
+void expect_switch(const char* variable, bool dash::comm::Config::*field, bool by_default, const char* malformed) {
+  SCOPED_TRACE(variable);
+  unsetenv(variable);
+  EXPECT_EQ(dash::comm::config_from_environment().*field, by_default);
+  for (const bool value : {false, true}) {
+    const ScopedEnv set(variable, value ? "1" : "0");
+    EXPECT_EQ(dash::comm::config_from_environment().*field, value);
   }
-  const ScopedEnv bad("DASH_PROGRESS_THREAD", "yes");
+  const ScopedEnv bad(variable, malformed);
   try {
     dash::comm::config_from_environment();
     FAIL() << "no exception";
   } catch (const dash::InvalidArgument& error) {
-    EXPECT_STREQ(error.what(),
-                 "dash::init: invalid argument 'environment variable DASH_PROGRESS_THREAD' = 'yes'; "
-                 "expected one of 0, 1");
+    EXPECT_EQ(std::string(error.what()), std::string("dash::init: invalid argument 'environment variable ") + variable +
+                                             "' = '" + malformed + "'; expected one of 0, 1");
   }
 }
 
+TEST(Config, ProgressThreadIsASwitch) {
+  expect_switch("DASH_PROGRESS_THREAD", &dash::comm::Config::progress_thread, false, "yes");
+}
+
 TEST(Config, SingleCopyIsASwitchOnByDefault) {
-  unsetenv("DASH_SINGLE_COPY");
-  EXPECT_TRUE(dash::comm::config_from_environment().single_copy);
-  {
-    const ScopedEnv off("DASH_SINGLE_COPY", "0");
-    EXPECT_FALSE(dash::comm::config_from_environment().single_copy);
-  }
-  const ScopedEnv bad("DASH_SINGLE_COPY", "off");
-  try {
-    dash::comm::config_from_environment();
-    FAIL() << "no exception";
-  } catch (const dash::InvalidArgument& error) {
-    EXPECT_STREQ(error.what(),
-                 "dash::init: invalid argument 'environment variable DASH_SINGLE_COPY' = 'off'; "
-                 "expected one of 0, 1");
-  }
+  expect_switch("DASH_SINGLE_COPY", &dash::comm::Config::single_copy, true, "off");
 }
 
 TEST(Config, TableWindowBytesIsANumberOfAtLeastAPage) {
