@@ -48,6 +48,9 @@ struct Plan {
   schedule::Schedule schedule;
   std::vector<PlannedStep> steps;
   std::vector<std::size_t> steps_per_round;
+  // Per round: the latest fenced round at or before it (0 if none); its sends wait until
+  // every round before that one finished.
+  std::vector<std::uint32_t> fence_of_round;
   std::uint32_t output_blocks = 0;
 };
 
@@ -57,6 +60,10 @@ std::shared_ptr<const Plan> make_plan(schedule::Schedule source, std::uint32_t o
   plan->output_blocks = output_blocks;
   const auto& rounds = plan->schedule.rounds;
   plan->steps_per_round.assign(rounds.size(), 0);
+  plan->fence_of_round.assign(rounds.size(), 0);
+  for (std::uint32_t r = 1; r < rounds.size(); ++r) {
+    plan->fence_of_round[r] = rounds[r].fence ? r : plan->fence_of_round[r - 1];
+  }
   // Per (buffer, block): the last step that wrote it and the steps that read it since.
   std::unordered_map<std::uint64_t, std::uint32_t> last_writer;
   std::unordered_map<std::uint64_t, std::vector<std::uint32_t>> readers;
@@ -347,10 +354,14 @@ struct Execution::Impl final : BackgroundWork {
   bool is_send(std::uint32_t id) const { return plan->steps[id].action->kind == ActionKind::send; }
 
   bool may_run_ahead(std::uint32_t id) const {
-    if (plan->steps[id].round <= lowest_round) {
+    const std::uint32_t round = plan->steps[id].round;
+    if (round <= lowest_round) {
       return true;
     }
-    return is_send(id) ? sends_ahead < setup.window.sends : receives_ahead < setup.window.receives;
+    if (is_send(id)) {
+      return plan->fence_of_round[round] <= lowest_round && sends_ahead < setup.window.sends;
+    }
+    return receives_ahead < setup.window.receives;
   }
 
   void track(std::uint32_t id, MPI_Request request) {

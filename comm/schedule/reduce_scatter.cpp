@@ -138,6 +138,16 @@ void add_copy(Round& round, Buffer from, BlockSet from_blocks, Buffer into, Bloc
 }
 
 Schedule without_empty_rounds(Schedule schedule) {
+  // A dropped round's fence moves to the next round kept: its barrier still has to hold there.
+  bool pending_fence = false;
+  for (Round& round : schedule.rounds) {
+    if (round.actions.empty()) {
+      pending_fence = pending_fence || round.fence;
+    } else {
+      round.fence = round.fence || pending_fence;
+      pending_fence = false;
+    }
+  }
   std::erase_if(schedule.rounds, [](const Round& round) { return round.actions.empty(); });
   return schedule;
 }

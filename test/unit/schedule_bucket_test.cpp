@@ -403,6 +403,23 @@ TEST(BucketAllgather, RingsRunFastestDimensionFirstWithGrowingMessages) {
   }
 }
 
+TEST(Bucket, MultiPortRoundsAreFencedOnePortRoundsRunAhead) {
+  // Multi-port buckets run in lockstep (every round after the first fenced, so no bucket's send
+  // runs ahead onto a link another bucket still uses); the 1-port bucket's rings never collide.
+  const CartesianGrid grid = torus({3, 4, 2});
+  for (const Algorithm& algorithm : algorithms) {
+    SCOPED_TRACE(algorithm.name);
+    const CollectiveShape shape = shape_of(algorithm.kind, grid, 6);
+    for (int rank = 0; rank < grid.size(); ++rank) {
+      const Schedule schedule = generate(algorithm, shape, rank);
+      ASSERT_GT(schedule.rounds.size(), 1u);
+      for (std::size_t r = 1; r < schedule.rounds.size(); ++r) {
+        EXPECT_EQ(schedule.rounds[r].fence, algorithm.ways > 1) << "rank " << rank << ", round " << r;
+      }
+    }
+  }
+}
+
 TEST(BucketAllgather6Way, RemapsSectionsAsTheSeedsWorkedExample) {
   // Seed §2.9 on 8x8x8: section 3 of process 200 is s = 1203, bucket ⌊1203/512⌋ = 2 (YZX+),
   // slot 179, which is process 410's slot in that bucket.

@@ -222,6 +222,22 @@ Expected recursive_halving_costs(int size, double s) {
   return want;
 }
 
+TEST(ScheduleRounds, DroppingEmptyRoundsKeepsTheirFences) {
+  // A fenced round that ends up empty for this rank still separates what comes before it from
+  // what comes after: its fence moves to the next round kept, and only there.
+  Schedule schedule;
+  detail::add_send(schedule.add_round(), 1, Buffer::input, BlockSet::range(0, 1));
+  schedule.add_round().fence = true;
+  schedule.add_round();
+  detail::add_send(schedule.add_round(), 1, Buffer::input, BlockSet::range(1, 1));
+  detail::add_send(schedule.add_round(), 1, Buffer::input, BlockSet::range(2, 1));
+  const Schedule kept = detail::without_empty_rounds(schedule);
+  ASSERT_EQ(kept.rounds.size(), 3u);
+  EXPECT_FALSE(kept.rounds[0].fence);
+  EXPECT_TRUE(kept.rounds[1].fence);
+  EXPECT_FALSE(kept.rounds[2].fence);
+}
+
 TEST(ScheduleReduceScatter, RecursiveHalvingKeepsRankOrderForAnyGroupSize) {
   for (int p = 1; p <= 256; ++p) {
     for (const std::uint32_t s : small_segments) {

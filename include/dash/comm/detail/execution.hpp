@@ -8,8 +8,9 @@
 // and from each peer are posted in schedule order, which makes them match as the verifier
 // assumed. Receives that combine land in a private staging buffer, so they are posted early.
 // The actions of the lowest unfinished round may always start; actions of later rounds run ahead
-// only within a sliding window of in-flight sends and receives. Hence the engine never does worse
-// than round-by-round execution, which the verifier proved deadlock-free.
+// only within a sliding window of in-flight sends and receives, and no send passes a fenced round
+// (schedule::Round::fence) before the rounds ahead of the fence finished. Hence the engine never
+// does worse than round-by-round execution, which the verifier proved deadlock-free.
 
 #include <cstddef>
 #include <cstdint>

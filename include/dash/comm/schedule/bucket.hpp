@@ -22,7 +22,8 @@
 // then carries one bucket in each phase; with fewer dimensions several buckets share a ring
 // (correct, with congestion). Phase q runs the q-th ring of every bucket, max over buckets of
 // (extent - 1) rounds, and no bucket starts phase q + 1 before the rank finished phase q (the
-// seed's per-dimension barrier, which keeps the buckets on separate links). On a non-cubic grid
+// seed's per-dimension barrier, which keeps the buckets on separate links; here every round of
+// the phases and of a reduce-scatter's final remap is fenced, schedule.hpp). On a non-cubic grid
 // the seed charges a phase its busiest link's message train (§2.3); counted in lockstep rounds,
 // a round costs its largest message, so short rings with large messages cost more than that.
 //

@@ -85,7 +85,7 @@ void add_receive(Round& round, int peer, Buffer buffer, BlockSet blocks);
 void add_receive_reduce(Round& round, int peer, Buffer buffer, BlockSet blocks, Operand side);
 void add_copy(Round& round, Buffer from, BlockSet from_blocks, Buffer into, BlockSet into_blocks);
 
-// Drops rounds left without actions (e.g. all of them when S = 0).
+// Drops rounds left without actions (e.g. all of them when S = 0); a dropped fence moves to the next round.
 Schedule without_empty_rounds(Schedule schedule);
 
 }  // namespace detail

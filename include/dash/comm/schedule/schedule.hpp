@@ -13,7 +13,9 @@
 //   per rank puts its sends into successive rounds;
 // - messages between two ranks match in the order both sides list them (MPI's non-overtaking
 //   rule), so a send and its receive carry the same number of blocks;
-// - a send reads its blocks when its round starts; a receive writes when it completes.
+// - a send reads its blocks when its round starts; a receive writes when it completes;
+// - a fenced round holds its sends, and those of every later round, until every action of the
+//   earlier rounds completed (the engine may still post its receives early).
 
 #include <cstdint>
 #include <string>
@@ -25,6 +27,10 @@ namespace dash::comm::schedule {
 
 struct Round {
   std::vector<Action> actions;
+  // A barrier before this round's messages leave: algorithms whose stages must not overlap on
+  // the network (the multi-port bucket phases, seed 000 §2.9) set it where a stage begins, since
+  // sends that run ahead on their own inputs would share links with the stage still in flight.
+  bool fence = false;
 };
 
 struct Schedule {
