@@ -23,6 +23,7 @@
 #include "runner/registry.hpp"
 #include "runner/report.hpp"
 #include "runner/sweep.hpp"
+#include "runner/thread_multiple.hpp"
 
 namespace {
 
@@ -91,6 +92,7 @@ int run_benchmarks(const RunArguments& arguments, bool ranks_given,
 
 int run_command(const RunArguments& arguments, bool ranks_given, int argc, char** argv) {
   const std::vector<std::string> command(argv, argv + argc);
+  const dash::bench::ThreadMultipleMpi thread_multiple(dash::bench::select_cases(arguments.target), argc, argv);
   dash::Environment environment(argc, argv);
   try {
     return run_benchmarks(arguments, ranks_given, command);

@@ -45,6 +45,9 @@ void print_catalogue(std::ostream& out) {
       }
       out << indent << "metrics:  " << names << "\n";
     }
+    if (bench_case.needs_thread_multiple) {
+      out << indent << "needs:    MPI_THREAD_MULTIPLE (not part of `run all`; run its suite or the case)\n";
+    }
   }
 }
 

@@ -4,6 +4,8 @@
 #include <string_view>
 #include <thread>
 
+#include <dash/comm/config.hpp>
+#include <dash/comm/environment.hpp>
 #include <dash/comm/mpi_call.hpp>
 
 #include "runner/cache_size.hpp"
@@ -65,6 +67,7 @@ nlohmann::json environment_header(MPI_Comm world, const RunOptions& options,
       {"ranks", ranks},
       {"mpi_library", mpi_library_version()},
       {"mpi_standard", mpi_standard_version()},
+      {"mpi_thread_level", std::string(comm::to_string(comm::provided_thread_level()))},
       {"git_revision", DASH_BENCH_GIT_REVISION},
       {"compiler", DASH_BENCH_COMPILER},
       {"cxx_flags", DASH_BENCH_CXX_FLAGS},

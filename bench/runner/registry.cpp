@@ -48,7 +48,8 @@ const std::vector<Case>& registered_cases() { return catalogue(); }
 std::vector<const Case*> select_cases(std::string_view target) {
   std::vector<const Case*> selected;
   for (const Case& bench_case : catalogue()) {
-    if (target == "all" || target == bench_case.suite || target == bench_case.id()) {
+    const bool in_all = target == "all" && !bench_case.needs_thread_multiple;
+    if (in_all || target == bench_case.suite || target == bench_case.id()) {
       selected.push_back(&bench_case);
     }
   }

@@ -88,6 +88,10 @@ struct Case {
   // The sizes define the problem (e.g. the classes of an NPB kernel): under --size N the case runs
   // only when N is one of its full sweep's sizes, and is left out otherwise.
   bool only_own_sizes = false;
+  // The case calls MPI from several threads at once. A job that runs it initialises MPI with
+  // MPI_THREAD_MULTIPLE, which changes MPI for every case of that job (runner/thread_multiple.hpp),
+  // so `all` leaves the case out: it runs when its suite or its name is the target.
+  bool needs_thread_multiple = false;
 
   std::string id() const { return suite + "/" + name; }
 };
@@ -104,8 +108,8 @@ public:
 // All registered cases, grouped by suite (suites in name order, cases in registration order).
 const std::vector<Case>& registered_cases();
 
-// The cases `target` names: "all", "<suite>" or "<suite>/<case>". Throws dash::InvalidArgument
-// when it names none.
+// The cases `target` names: "all" (all but those that need MPI_THREAD_MULTIPLE), "<suite>" or
+// "<suite>/<case>". Throws dash::InvalidArgument when it names none.
 std::vector<const Case*> select_cases(std::string_view target);
 
 }  // namespace dash::bench

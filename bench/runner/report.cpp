@@ -223,7 +223,8 @@ void print_table(std::ostream& out, const nlohmann::json& header, const nlohmann
       << header.at("host").get<std::string>() << ", " << ranks
       << (ranks == 1 ? " rank, " : " ranks, ")
       << header.at("build_type").get<std::string>() << " build, "
-      << header.at("timed_reps").get<int>() << " timed reps\n"
+      << header.at("timed_reps").get<int>() << " timed reps, MPI thread level "
+      << header.at("mpi_thread_level").get<std::string>() << "\n"
       << "ratio = baseline median / implementation median (above 1: the implementation is "
          "faster); rates from the best time\n";
   // One table per suite, in the order the suites ran, so that each shows only its own extra metrics.
