@@ -4,6 +4,8 @@
 #include <string>
 #include <thread>
 
+#include <dash/comm/config.hpp>
+#include <dash/comm/environment.hpp>
 #include <dash/comm/exception.hpp>
 #include <dash/comm/mpi_call.hpp>
 
@@ -18,14 +20,6 @@ inline double jacobi(const double* u, std::size_t at, std::size_t stride) {
   return 0.25 * (u[at - stride] + u[at + stride] + u[at - 1] + u[at + 1]);
 }
 
-// The name of a thread level below MPI_THREAD_MULTIPLE.
-const char* thread_level_name(int level) {
-  if (level == MPI_THREAD_SINGLE) {
-    return "MPI_THREAD_SINGLE";
-  }
-  return level == MPI_THREAD_FUNNELED ? "MPI_THREAD_FUNNELED" : "MPI_THREAD_SERIALIZED";
-}
-
 }  // namespace
 
 HeatMpi::HeatMpi(MPI_Comm comm, std::array<int, 2> grid, std::size_t rows, std::size_t cols,
@@ -36,12 +30,12 @@ HeatMpi::HeatMpi(MPI_Comm comm, std::array<int, 2> grid, std::size_t rows, std::
   }
   threads_ = static_cast<int>(std::min(static_cast<std::size_t>(threads), cols));
   if (threads_ > 1) {
-    int provided = MPI_THREAD_SINGLE;
-    comm::check_mpi(MPI_Query_thread(&provided), where);
-    if (provided < MPI_THREAD_MULTIPLE) {
+    const comm::ThreadLevel provided = comm::provided_thread_level();
+    if (provided != comm::ThreadLevel::multiple) {
       throw InvalidState(std::string(where) + ": " + std::to_string(threads_) +
                          " threads per process call MPI at the same time (MPI Multiple), which needs "
-                         "MPI_THREAD_MULTIPLE, but MPI was initialised with " + thread_level_name(provided));
+                         "MPI_THREAD_MULTIPLE, but MPI provides the level '" + std::string(comm::to_string(provided)) +
+                         "'");
     }
   }
   int rank = 0;
