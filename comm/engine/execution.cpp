@@ -12,6 +12,7 @@
 #include <mpi.h>
 
 #include <dash/comm/detail/execution.hpp>
+#include <dash/comm/exception.hpp>
 #include <dash/comm/int_count.hpp>
 #include <dash/comm/log.hpp>
 #include <dash/comm/message_count.hpp>
@@ -547,6 +548,23 @@ struct Execution::Impl final : BackgroundWork {
   }
 
   bool progress() {
+    try {
+      exchange();
+    } catch (const MpiError&) {
+      // Members that disagree about the arguments can make MPI fail first (a message longer than
+      // its receive): the disagreement, which the check reports on every member, is the cause.
+      while (setup.argument_check && !setup.argument_check->test()) {
+      }
+      throw;
+    }
+    if (setup.argument_check && setup.argument_check->test()) {
+      setup.argument_check.reset();
+    }
+    return complete();
+  }
+
+  // Posts what may start and retires completed messages.
+  void exchange() {
     pump();
     while (!requests.empty()) {
       completed_indices.resize(requests.size());
@@ -577,10 +595,6 @@ struct Execution::Impl final : BackgroundWork {
       }
       pump();
     }
-    if (setup.argument_check && setup.argument_check->test()) {
-      setup.argument_check.reset();
-    }
-    return complete();
   }
 
   bool complete() const { return unfinished == 0 && !setup.argument_check; }
@@ -611,6 +625,9 @@ struct Execution::Impl final : BackgroundWork {
   // own, instead of waiting forever.
   void abandon() noexcept {
     for (std::size_t i = 0; i < requests.size(); ++i) {
+      if (requests[i] == MPI_REQUEST_NULL) {
+        continue;  // completed by the MPI_Testsome that failed
+      }
       if (is_send(request_steps[i])) {
         MPI_Request_free(&requests[i]);
       } else {
