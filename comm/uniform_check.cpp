@@ -1,8 +1,11 @@
+#include <algorithm>
 #include <array>
+#include <bit>
 #include <string>
 #include <utility>
 
 #include <dash/comm/exception.hpp>
+#include <dash/comm/log.hpp>
 #include <dash/comm/mpi_call.hpp>
 #include <dash/comm/uniform_check.hpp>
 
@@ -28,12 +31,17 @@ bool digest_is_uniform(std::uint64_t digest, MPI_Comm comm) {
 }
 
 void throw_not_uniform(std::string_view function, std::string_view argument,
-                       const std::string& local_value, MPI_Comm comm) {
-  int rank = -1;
-  MPI_Comm_rank(comm, &rank);
+                       const std::string& local_value, int rank) {
   throw InvalidArgument(std::string(function) + ": argument '" + std::string(argument) +
                         "' must be the same on every rank, but the ranks passed different values "
                         "(rank " + std::to_string(rank) + " passed " + local_value + ")");
+}
+
+void throw_not_uniform(std::string_view function, std::string_view argument,
+                       const std::string& local_value, MPI_Comm comm) {
+  int rank = -1;
+  MPI_Comm_rank(comm, &rank);
+  throw_not_uniform(function, argument, local_value, rank);
 }
 
 }  // namespace dash::comm::detail
@@ -41,32 +49,62 @@ void throw_not_uniform(std::string_view function, std::string_view argument,
 namespace dash::comm {
 
 PendingUniformCheck::PendingUniformCheck(std::uint64_t digest, std::string function, std::string argument,
-                                         std::string local_value, MPI_Comm comm)
-    : local_{digest, ~digest},
+                                         std::string local_value, const Group& group)
+    : group_(group),
+      tag_(group.next_tag()),
+      rounds_(static_cast<int>(std::bit_width(static_cast<unsigned>(group.size() - 1)))),
+      minimum_{digest, ~digest},
       function_(std::move(function)),
       argument_(std::move(argument)),
-      local_value_(std::move(local_value)),
-      comm_(comm) {
-  check_mpi(MPI_Iallreduce(local_, global_, 2, MPI_UINT64_T, MPI_MIN, comm_, &request_),
-            function_ + ": MPI_Iallreduce (cross-rank argument check)");
+      local_value_(std::move(local_value)) {
+  if (rounds_ > 0) {
+    start_round();
+  }
 }
 
 PendingUniformCheck::~PendingUniformCheck() {
-  if (request_ != MPI_REQUEST_NULL) {
-    MPI_Wait(&request_, MPI_STATUS_IGNORE);
+  try {
+    while (round_ < rounds_) {
+      check_mpi(MPI_Waitall(2, requests_, MPI_STATUSES_IGNORE), function_ + ": MPI_Waitall (cross-rank argument check)");
+      finish_round();
+    }
+  } catch (const std::exception& error) {
+    log(LogLevel::error, "a cross-rank argument check failed while it was destroyed: ", error.what());
+  }
+}
+
+void PendingUniformCheck::start_round() {
+  const int p = group_.size();
+  const int me = group_.rank();
+  const int distance = 1 << round_;  // < p
+  const MPI_Comm comm = group_.comm();
+  check_mpi(MPI_Irecv(incoming_, 2, MPI_UINT64_T, group_.base_rank((me - distance + p) % p), tag_, comm,
+                      &requests_[0]),
+            function_ + ": MPI_Irecv (cross-rank argument check)");
+  check_mpi(MPI_Isend(minimum_, 2, MPI_UINT64_T, group_.base_rank((me + distance) % p), tag_, comm, &requests_[1]),
+            function_ + ": MPI_Isend (cross-rank argument check)");
+}
+
+void PendingUniformCheck::finish_round() {
+  minimum_[0] = std::min(minimum_[0], incoming_[0]);
+  minimum_[1] = std::min(minimum_[1], incoming_[1]);
+  if (++round_ < rounds_) {
+    start_round();
   }
 }
 
 bool PendingUniformCheck::test() {
-  if (request_ != MPI_REQUEST_NULL) {
+  while (round_ < rounds_) {
     int done = 0;
-    check_mpi(MPI_Test(&request_, &done, MPI_STATUS_IGNORE), function_ + ": MPI_Test (cross-rank argument check)");
+    check_mpi(MPI_Testall(2, requests_, &done, MPI_STATUSES_IGNORE),
+              function_ + ": MPI_Testall (cross-rank argument check)");
     if (!done) {
       return false;
     }
+    finish_round();
   }
-  if (global_[0] != ~global_[1]) {
-    detail::throw_not_uniform(function_, argument_, local_value_, comm_);
+  if (minimum_[0] != ~minimum_[1]) {
+    detail::throw_not_uniform(function_, argument_, local_value_, group_.rank());
   }
   return true;
 }

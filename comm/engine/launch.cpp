@@ -923,29 +923,26 @@ std::shared_ptr<const Plan> cached_plan(const PlanKey& key, const CollectiveShap
   return plan;
 }
 
-// The cross-rank comparison of the call's arguments in builds with DASH_CROSS_RANK_CHECKS, else null.
+// The cross-rank comparison of the call's arguments over the group's members in builds with
+// DASH_CROSS_RANK_CHECKS, else null.
 std::unique_ptr<PendingUniformCheck> start_argument_check(const CollectiveCall& call, const Group& group,
                                                           const Options& options) {
   if constexpr (cross_rank_checks_enabled) {
     // A hierarchical call's stages start at different times on different processes, so they
-    // cannot run a collective check on the base communicator; their call was checked.
+    // cannot take their group's next tag for a comparison; their call was checked.
     if (call.internal) {
       return nullptr;
     }
-    // Only the world group can compare on the base communicator; teams will check through their
-    // own groups.
-    if (group.size() == static_cast<int>(dash::size())) {
-      const bool variable_sizes = call.input_sizes || call.output_sizes;
-      const UniformArguments arguments{static_cast<std::uint64_t>(call.collective),
-                                       call.root,
-                                       call.commutative ? 1u : 0u,
-                                       call.element_size,
-                                       variable_sizes ? 0 : call.elements,
-                                       detail::fnv1a_digest(options.algorithm.data(), options.algorithm.size()),
-                                       grid_digest(call.grid.get())};
-      return start_uniform_check(arguments, call.function,
-                                 "collective arguments (operation, root, count, algorithm, grid)", group.comm());
-    }
+    const bool variable_sizes = call.input_sizes || call.output_sizes;
+    const UniformArguments arguments{static_cast<std::uint64_t>(call.collective),
+                                     call.root,
+                                     call.commutative ? 1u : 0u,
+                                     call.element_size,
+                                     variable_sizes ? 0 : call.elements,
+                                     detail::fnv1a_digest(options.algorithm.data(), options.algorithm.size()),
+                                     grid_digest(call.grid.get())};
+    return start_uniform_check(arguments, call.function, "collective arguments (operation, root, count, algorithm, grid)",
+                               group);
   }
   return nullptr;
 }

@@ -3,7 +3,8 @@
 //
 // A Group knows its size, the caller's rank in it, how to translate its ranks to ranks of the
 // library's base communicator (dash::comm::base_comm()), and its own tag space. Every collective
-// on a group takes the next tag of that space; members call collectives on a group in the same
+// on a group takes the next tag of that space (and one more for its argument check in builds with
+// DASH_CROSS_RANK_CHECKS, uniform_check.hpp); members call collectives on a group in the same
 // order (as MPI requires), so they agree on the tag without communicating, and messages of
 // concurrent collectives - on this group or on any group with a disjoint tag space - never match
 // each other. Copies of a Group share its state (the tag sequence).

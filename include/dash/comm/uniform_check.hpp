@@ -1,6 +1,7 @@
 #pragma once
 // Cross-rank consistency checks: arguments of a collective that must be equal on every rank
-// (counts, roots, algorithm choices) are compared across the communicator.
+// (counts, roots, algorithm choices) are compared across a communicator (check_uniform) or the
+// members of a group (PendingUniformCheck, which the collectives use).
 //
 // check_uniform always runs; check_uniform_if_enabled runs only in builds configured with
 // DASH_CROSS_RANK_CHECKS=ON (CI builds that way) because it costs an allreduce. When the values
@@ -18,6 +19,8 @@
 
 #include <mpi.h>
 
+#include <dash/comm/group.hpp>
+
 namespace dash::comm {
 
 #ifdef DASH_CROSS_RANK_CHECKS_ENABLED
@@ -30,6 +33,8 @@ namespace detail {
 // Collective: true when every rank of `comm` passed the same 64-bit digest.
 bool digest_is_uniform(std::uint64_t digest, MPI_Comm comm);
 std::uint64_t fnv1a_digest(const void* bytes, std::size_t length) noexcept;
+[[noreturn]] void throw_not_uniform(std::string_view function, std::string_view argument,
+                                    const std::string& local_value, int rank);
 [[noreturn]] void throw_not_uniform(std::string_view function, std::string_view argument,
                                     const std::string& local_value, MPI_Comm comm);
 }  // namespace detail
@@ -58,41 +63,54 @@ void check_uniform(const T& value, std::string_view function, std::string_view a
   detail::throw_not_uniform(function, argument, local.str(), comm);
 }
 
-// The non-blocking form of check_uniform, for collectives: it starts the comparison without
-// waiting for the other ranks, so checking does not synchronise them before the collective
-// starts. Not copyable or movable (MPI writes into it while pending).
+// The non-blocking form of check_uniform, for collectives on any group: it starts the comparison
+// without waiting for the other members, so checking does not synchronise them before the
+// collective starts. The comparison runs through the group itself, point to point on its base
+// communicator with a tag it takes from the group's sequence, so it involves only the members and,
+// like the group's collectives, never matches another group's messages.
+// Dissemination: in round k each member sends its running minimum to rank + 2^k and receives from
+// rank - 2^k (mod p); min is idempotent, so after ceil(lg p) rounds every member holds the minimum of
+// all, for any p. Cost: ceil(lg p) messages of 16 bytes per member. Not copyable or movable (MPI
+// writes into it while pending).
 class PendingUniformCheck {
 public:
   PendingUniformCheck(std::uint64_t digest, std::string function, std::string argument, std::string local_value,
-                      MPI_Comm comm);
-  // Completes the comparison if it is still pending.
+                      const Group& group);
+  // Completes the comparison if it is still pending (the other members need this member's messages).
   ~PendingUniformCheck();
   PendingUniformCheck(const PendingUniformCheck&) = delete;
   PendingUniformCheck& operator=(const PendingUniformCheck&) = delete;
 
-  // True once the comparison completed; throws dash::InvalidArgument (on every rank) if the ranks
-  // passed different values.
+  // True once the comparison completed; throws dash::InvalidArgument (on every member) if the
+  // members passed different values.
   bool test();
 
 private:
-  std::uint64_t local_[2];
-  std::uint64_t global_[2] = {0, 0};
-  MPI_Request request_ = MPI_REQUEST_NULL;
+  void start_round();
+  // Folds the completed round in and starts the next, if any.
+  void finish_round();
+
+  Group group_;
+  int tag_;
+  int rounds_;
+  int round_ = 0;
+  std::uint64_t minimum_[2];  // min(digest) and min(~digest) = ~max(digest) over the members seen so far
+  std::uint64_t incoming_[2] = {0, 0};
+  MPI_Request requests_[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};
   std::string function_;
   std::string argument_;
   std::string local_value_;
-  MPI_Comm comm_;
 };
 
 template <class T>
 std::unique_ptr<PendingUniformCheck> start_uniform_check(const T& value, std::string_view function,
-                                                         std::string_view argument, MPI_Comm comm) {
+                                                         std::string_view argument, const Group& group) {
   static_assert(std::has_unique_object_representations_v<T>,
                 "dash::comm::start_uniform_check compares object bytes, so the value type must have no "
                 "padding bytes");
   return std::make_unique<PendingUniformCheck>(detail::fnv1a_digest(&value, sizeof value), std::string(function),
                                                std::string(argument), "<" + std::to_string(sizeof value) + "-byte value>",
-                                               comm);
+                                               group);
 }
 
 // As check_uniform, in builds with DASH_CROSS_RANK_CHECKS=ON; does nothing (and communicates
