@@ -46,8 +46,9 @@ std::vector<SplitRecord> receive_records(int peer, int tag, MPI_Comm comm) {
   return records;
 }
 
-// Sends `mine` to `peer` and receives its records in one step (both sides call this).
-std::vector<SplitRecord> exchange_records(const std::vector<SplitRecord>& mine, int peer, int tag, MPI_Comm comm) {
+}  // namespace
+
+std::vector<SplitRecord> exchange_records(std::span<const SplitRecord> mine, int peer, int tag, MPI_Comm comm) {
   const auto count = static_cast<unsigned long long>(mine.size());
   unsigned long long incoming = 0;
   comm::check_mpi(MPI_Sendrecv(&count, 1, MPI_UNSIGNED_LONG_LONG, peer, tag, &incoming, 1, MPI_UNSIGNED_LONG_LONG,
@@ -62,14 +63,12 @@ std::vector<SplitRecord> exchange_records(const std::vector<SplitRecord>& mine, 
   return theirs;
 }
 
-std::vector<SplitRecord> merged(const std::vector<SplitRecord>& a, const std::vector<SplitRecord>& b) {
+std::vector<SplitRecord> merge_records(const std::vector<SplitRecord>& a, const std::vector<SplitRecord>& b) {
   std::vector<SplitRecord> result;
   result.reserve(a.size() + b.size());
   std::merge(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(result));
   return result;
 }
-
-}  // namespace
 
 // Up to this many members a full table (16 bytes a row while splitting, 4 after) costs less
 // than the sort's extra collectives; beyond, the distributed table keeps memory at O(n/p).
@@ -107,11 +106,11 @@ std::vector<SplitRecord> collect_block(const comm::Group& group, const SplitReco
     return {};
   }
   if (rank + m < n) {
-    table = merged(table, receive_records(group.base_rank(rank + m), tag, comm));
+    table = merge_records(table, receive_records(group.base_rank(rank + m), tag, comm));
   }
   for (int stage = 0; stage < stages; ++stage) {
     const int partner = group.base_rank(rank ^ (1 << stage));
-    table = merged(table, exchange_records(table, partner, tag, comm));
+    table = merge_records(table, exchange_records(table, partner, tag, comm));
   }
   return table;
 }
@@ -132,6 +131,13 @@ std::vector<SplitRecord> share_with_folded(const comm::Group& group, std::vector
 
 int log2_of(int power_of_two) { return std::countr_zero(static_cast<unsigned>(power_of_two)); }
 
+// The collection leaves every block sorted, so the parallel sort skips its local sort.
+ParallelSortSettings collected_block() {
+  ParallelSortSettings settings;
+  settings.presorted = true;
+  return settings;
+}
+
 // Sack's variant with full tables: phase A stops lg(n/p) steps early; the members with equal low
 // bits then hold the p distinct blocks and sort them together (every such group redundantly, so
 // each ends with the whole table), and an allgather of the sorted slices gives every sorter the
@@ -150,7 +156,7 @@ std::vector<SplitRecord> parallel_sort_table(const comm::Group& parent, const Sp
                                     std::make_shared<StridedMembers>(parent, parent.rank() & (stride - 1), stride),
                                     scratch_tags);
     peak_rows = block.size();
-    SortedSlice<SplitRecord> slice = parallel_sort(std::move(block), std::less<>(), sorters_group);
+    SortedSlice<SplitRecord> slice = parallel_sort(std::move(block), std::less<>(), sorters_group, collected_block());
     peak_rows = std::max(peak_rows, slice.elements.size());
     table = comm::allgatherv(slice.elements, sorters_group).data;
   }
@@ -370,7 +376,7 @@ SplitResult parallel_sort_distributed(const comm::Group& parent, std::shared_ptr
                             forward_tags);
     const comm::Group backward(p, p - 1 - index, std::make_shared<ReversedRanks>(group), backward_tags);
     result.peak_rows = block.size();
-    SortedSlice<SplitRecord> sorted = parallel_sort(std::move(block), std::less<>(), group);
+    SortedSlice<SplitRecord> sorted = parallel_sort(std::move(block), std::less<>(), group, collected_block());
     const std::vector<SplitRecord>& slice = sorted.elements;
     const std::uint64_t first = sorted.global_first;
     sorted_first = first;

@@ -224,6 +224,23 @@ TEST(ParallelSort, AlreadySortedAndReverseSorted) {
   record_rounds("sorted_uneven", rounds);
 }
 
+// Input each member has sorted already, as the split service's collected blocks are: with
+// `presorted` the local sort is skipped (its phase stays at zero) and the result is the same.
+TEST(ParallelSort, PresortedInputSkipsTheLocalSort) {
+  std::mt19937_64 random(dash::testing::seed() + 7);
+  std::vector<std::uint64_t> keys(3000 + static_cast<std::size_t>(me()) * 211);
+  for (auto& key : keys) {
+    key = random() % 5000;
+  }
+  std::sort(keys.begin(), keys.end());
+  dash::detail::SortPhases phases;
+  dash::detail::ParallelSortSettings settings;
+  settings.presorted = true;
+  settings.phases = &phases;
+  EXPECT_TRUE(sorts_exactly(records(keys, me()), by_key, Group::world(), nullptr, settings));
+  EXPECT_EQ(phases.local_sort, 0.0);
+}
+
 TEST(ParallelSort, DescendingComparator) {
   std::mt19937_64 random(dash::testing::seed());
   std::vector<std::uint64_t> keys(std::uniform_int_distribution<std::size_t>(0, 2500)(random));

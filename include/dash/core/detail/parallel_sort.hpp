@@ -154,6 +154,10 @@ struct ParallelSortSettings {
   std::vector<std::uint64_t> slice_ends;
   // Filled with the phase times when set.
   SortPhases* phases = nullptr;
+  // `local` is already sorted by `less`, so the local sort is skipped. The split service's blocks
+  // come out of the collection sorted (seed 000 §1.4 step 1: the local sort is free); sorting
+  // them again took as long as collecting them.
+  bool presorted = false;
 };
 
 // Collective over `group` (p members). Sorts all members' `local` elements together by `less`, a
@@ -166,10 +170,11 @@ struct ParallelSortSettings {
 // exchange has completed. Elements are ranked by (key, member, position in the member's locally
 // sorted input); with the stable kernel that makes the sort stable: equal elements keep the order
 // of the members' concatenated inputs.
-// Cost per member with n elements: O(n lg n) to sort locally, the splitter search (a few rounds
-// typically, floor(lg n_max) + 1 at most for the largest local count n_max, each moving O(p u)
-// proposals and counts for u unresolved splitters), an alltoall of p counts, an alltoallv moving
-// each element at most once, and O(n lg p) to merge, with scratch memory for up to 2 n elements.
+// Cost per member with n elements: O(n lg n) to sort locally (nothing when presorted), the
+// splitter search (a few rounds typically, floor(lg n_max) + 1 at most for the largest local count
+// n_max, each moving O(p u) proposals and counts for u unresolved splitters), an alltoall of p
+// counts, an alltoallv moving each element at most once, and O(n lg p) to merge, with scratch
+// memory for up to 2 n elements.
 template <class T, class Less, class SliceMemory>
 SliceInfo parallel_sort_into(std::span<T> local, Less less, const comm::Group& group,
                              const ParallelSortSettings& settings, SliceMemory slice_memory) {
@@ -195,8 +200,10 @@ SliceInfo parallel_sort_into(std::span<T> local, Less less, const comm::Group& g
   }
   SortPhases phases;
   auto phase_start = Clock::now();
-  sort_locally(local, less, settings.kernel);
-  phases.local_sort = seconds_since(phase_start);
+  if (!settings.presorted) {
+    sort_locally(local, less, settings.kernel);
+    phases.local_sort = seconds_since(phase_start);
+  }
 
   phase_start = Clock::now();
   const auto p = static_cast<std::size_t>(group.size());

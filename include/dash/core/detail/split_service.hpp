@@ -21,8 +21,11 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string_view>
 #include <vector>
+
+#include <mpi.h>
 
 #include <dash/comm/group.hpp>
 #include <dash/core/detail/distributed_table.hpp>
@@ -90,6 +93,14 @@ SplitResult split_service(const comm::Group& parent, std::shared_ptr<const TeamR
 
 // The number of sorters p the library picks for a team of `group_size` members.
 int default_sorters(int group_size) noexcept;
+
+// One step of the recursive-doubling collection, between `peer` and the caller (both call it on
+// `comm`): sends `mine` and returns the peer's records. The team_emulation benchmark replays the
+// collection's steps with it.
+std::vector<SplitRecord> exchange_records(std::span<const SplitRecord> mine, int peer, int tag, MPI_Comm comm);
+
+// The merge after each step: two tables sorted by (color, key, parent_rank), merged into a new one.
+std::vector<SplitRecord> merge_records(const std::vector<SplitRecord>& a, const std::vector<SplitRecord>& b);
 
 // Collective over `group`: every member's record, sorted, by recursive doubling with a merge after
 // every exchange; a non-power-of-two group first folds the extra members into the others.
