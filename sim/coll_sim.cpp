@@ -18,20 +18,15 @@
 // §2.11).
 
 #include <algorithm>
-#include <cctype>
 #include <chrono>
 #include <cstddef>
 #include <cstdio>
-#include <cstdlib>
-#include <ctime>
 #include <fstream>
 #include <functional>
 #include <limits>
 #include <memory>
-#include <new>
 #include <string>
 #include <string_view>
-#include <unordered_set>
 #include <vector>
 
 #include <mpi.h>
@@ -51,103 +46,7 @@
 #include <dash/comm/ops.hpp>
 #include <dash/comm/reduce_scatter_block.hpp>
 
-// ---- Simulation support ---------------------------------------------------------------------------------
-//
-// Folded memory. 512 simulated ranks share this machine's memory: an allgather of 1 MiB per rank needs 512 MiB
-// of output on every rank. Allocations of --fold-bytes or more therefore come from SMPI's shared malloc, which
-// maps all of them onto the same physical pages, and SMPI copies no message payload between such buffers. The
-// data is then meaningless, so results are only verified at sizes whose buffers stay below the threshold; the
-// simulated times do not depend on the data. The threshold is per simulated rank (SMPI privatizes globals).
-namespace {
-std::size_t fold_bytes = 0;  // 0: fold nothing
-// Once the rank is done (dash::finalize returned), SMPI may tear its shared malloc down before the library's
-// static caches release their blocks: folded blocks are then left to the end of the process.
-bool rank_finished = false;
-
-// The folded blocks this rank holds; never destroyed, for the same reason.
-std::unordered_set<void*>& folded_blocks() {
-  static auto* blocks = new std::unordered_set<void*>();
-  return *blocks;
-}
-
-void release(void* memory) noexcept {
-  if (memory == nullptr) {
-    return;
-  }
-  std::unordered_set<void*>& blocks = folded_blocks();
-  if (const auto block = blocks.find(memory); block != blocks.end()) {
-    blocks.erase(block);
-    if (!rank_finished) {
-      smpi_shared_free(memory);
-    }
-    return;
-  }
-  (free)(memory);  // (free): not SMPI's macro
-}
-}  // namespace
-
-void* operator new(std::size_t bytes) {
-  if (fold_bytes != 0 && bytes >= fold_bytes) {
-    void* memory = smpi_shared_malloc(bytes, __FILE__, __LINE__);
-    folded_blocks().insert(memory);
-    return memory;
-  }
-  void* memory = (malloc)(bytes == 0 ? 1 : bytes);  // (malloc): not SMPI's macro
-  if (memory == nullptr) {
-    throw std::bad_alloc();
-  }
-  return memory;
-}
-void* operator new[](std::size_t bytes) { return operator new(bytes); }
-void operator delete(void* memory) noexcept { release(memory); }
-void operator delete[](void* memory) noexcept { release(memory); }
-void operator delete(void* memory, std::size_t) noexcept { release(memory); }
-void operator delete[](void* memory, std::size_t) noexcept { release(memory); }
-
-// Waiting instead of polling. dash::comm's engine completes a blocking collective by calling MPI_Testsome until
-// everything has arrived. SMPI charges simulated time for every test of an unfinished request (smpi/test:
-// 0.1 ms by default, growing with repeated calls), which inflated our times many times over. smpirun's
-// smpi/test:0 removes that charge (sim/run sets it), and a Testsome that waits for the first completion spares
-// the simulation the polling: the engine posts everything it can before it tests, and a blocking collective
-// has nothing else to do meanwhile, so it sees the same completions. The link wraps the driver's calls of
-// MPI_Testsome, the library's included, into this (sim/CMakeLists.txt).
-extern "C" int __wrap_MPI_Testsome(int count, MPI_Request requests[], int* completed, int indices[],
-                                   MPI_Status statuses[]) {
-  return PMPI_Waitsome(count, requests, completed, indices, statuses);
-}
-
-// SMPI's MPI_Exscan sends every rank's value to every higher rank at once, P(P-1)/2 messages that SimGrid
-// takes many minutes to simulate at P = 512, and dash::init calls it once (comm/locality.cpp). This one
-// gathers the values in log P stages (MPI_Allgather) and combines those of the lower ranks locally, in rank
-// order. Contiguous datatypes only; others go to SMPI's.
-extern "C" int __real_MPI_Exscan(const void* send, void* receive, int count, MPI_Datatype type, MPI_Op op,
-                                 MPI_Comm comm);
-extern "C" int __wrap_MPI_Exscan(const void* send, void* receive, int count, MPI_Datatype type, MPI_Op op,
-                                 MPI_Comm comm) {
-  int type_size = 0;
-  MPI_Aint lower_bound = 0;
-  MPI_Aint extent = 0;
-  MPI_Type_size(type, &type_size);
-  MPI_Type_get_extent(type, &lower_bound, &extent);
-  if (lower_bound != 0 || extent != type_size || count < 0) {
-    return __real_MPI_Exscan(send, receive, count, type, op, comm);
-  }
-  int rank = 0;
-  int size = 1;
-  MPI_Comm_rank(comm, &rank);
-  MPI_Comm_size(comm, &size);
-  const auto bytes = static_cast<std::size_t>(count) * static_cast<std::size_t>(type_size);
-  std::vector<char> values(bytes * static_cast<std::size_t>(size));
-  int code = MPI_Allgather(send, count, type, values.data(), count, type, comm);
-  if (code != MPI_SUCCESS || rank == 0) {
-    return code;  // rank 0's result is undefined
-  }
-  std::copy_n(values.data() + bytes * static_cast<std::size_t>(rank - 1), bytes, static_cast<char*>(receive));
-  for (int lower = rank - 2; lower >= 0 && code == MPI_SUCCESS; --lower) {
-    code = MPI_Reduce_local(values.data() + bytes * static_cast<std::size_t>(lower), receive, count, type, op);
-  }
-  return code;
-}
+#include "smpi_support.hpp"
 
 // SMPI's own collective algorithms, chosen at run time: SimGrid 3.32 exports the setters that its
 // --cfg=smpi/<op>:NAME options call at start-up. A choice holds for all simulated ranks (one process), so the
@@ -160,6 +59,8 @@ void set_bcast(const std::string& name);
 }  // namespace simgrid::smpi::colls
 
 namespace {
+
+constexpr std::string_view tool = "dash-sim-coll";
 
 using dash::comm::Coll;
 
@@ -192,24 +93,9 @@ struct Arguments {
   std::vector<std::string> command;
 };
 
-std::vector<std::string> split(std::string_view text) {
-  std::vector<std::string> parts;
-  while (!text.empty()) {
-    const std::size_t comma = text.find(',');
-    parts.emplace_back(text.substr(0, comma));
-    text = comma == std::string_view::npos ? std::string_view() : text.substr(comma + 1);
-  }
-  return parts;
-}
-
-std::size_t parse_count(const std::string& text, const std::string& option) {
-  if (text.empty() || !std::all_of(text.begin(), text.end(), [](unsigned char c) { return std::isdigit(c); })) {
-    throw dash::InvalidArgument("dash-sim-coll: " + option + " takes a non-negative integer, not '" + text + "'");
-  }
-  return std::stoull(text);
-}
-
 Arguments parse_arguments(int argc, char** argv) {
+  using dash::sim::parse_count;
+  using dash::sim::split_list;
   Arguments arguments;
   arguments.command.assign(argv, argv + argc);
   for (int index = 1; index < argc; ++index) {
@@ -229,21 +115,21 @@ Arguments parse_arguments(int argc, char** argv) {
                                     value + "'");
       }
     } else if (option == "--sizes") {
-      for (const std::string& size : split(value)) {
-        arguments.sizes.push_back(std::max<std::size_t>(1, parse_count(size, option)));
+      for (const std::string& size : split_list(value)) {
+        arguments.sizes.push_back(std::max<std::size_t>(1, parse_count(size, option, tool)));
       }
     } else if (option == "--dash") {
-      arguments.dash = split(value);
+      arguments.dash = split_list(value);
     } else if (option == "--skip") {
-      arguments.skip = split(value);
+      arguments.skip = split_list(value);
     } else if (option == "--smpi") {
-      arguments.smpi = split(value);
+      arguments.smpi = split_list(value);
     } else if (option == "--reps") {
-      arguments.reps = static_cast<int>(std::clamp<std::size_t>(parse_count(value, option), 1, 1000));
+      arguments.reps = static_cast<int>(std::clamp<std::size_t>(parse_count(value, option, tool), 1, 1000));
     } else if (option == "--warmup") {
-      arguments.warmup = static_cast<int>(std::min<std::size_t>(parse_count(value, option), 1000));
+      arguments.warmup = static_cast<int>(std::min<std::size_t>(parse_count(value, option, tool), 1000));
     } else if (option == "--fold-bytes") {
-      fold_bytes = parse_count(value, option);
+      dash::sim::fold_allocations_from(parse_count(value, option, tool));
     } else if (option == "--platform") {
       arguments.platform = value;
     } else if (option == "--json") {
@@ -371,18 +257,6 @@ struct Contender {
   std::string algorithm;  // the algorithm that runs (ours: the library's choice for "selected")
 };
 
-// Seconds of the slowest rank for one call, collected on rank 0.
-template <class Call>
-double time_call(MPI_Comm comm, Call&& call) {
-  MPI_Barrier(comm);
-  const double start = MPI_Wtime();
-  call();
-  const double elapsed = MPI_Wtime() - start;
-  double slowest = 0;
-  MPI_Reduce(&elapsed, &slowest, 1, MPI_DOUBLE, MPI_MAX, 0, comm);
-  return slowest;
-}
-
 // The cost model's prediction for our algorithm `name` with `segments` blocks per contribution of
 // `elements` doubles, on the configured network: {start-ups, link blocks, seconds}.
 nlohmann::json predict(const OperationInfo& info, const std::string& name, std::uint32_t segments,
@@ -452,23 +326,6 @@ nlohmann::json plan_point(const OperationInfo& info, const Arguments& arguments,
   return plan;
 }
 
-std::string utc_timestamp() {
-  const std::time_t now = std::time(nullptr);
-  std::tm utc{};
-  gmtime_r(&now, &utc);
-  char text[32] = {};
-  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
-  return text;
-}
-
-std::string mpi_library_version() {
-  char text[MPI_MAX_LIBRARY_VERSION_STRING] = {};
-  int length = 0;
-  MPI_Get_library_version(text, &length);
-  std::string version(text, static_cast<std::size_t>(std::max(length, 0)));
-  return version.substr(0, version.find_last_not_of("\n\r ") + 1);
-}
-
 // Writes what rank 0 has measured so far, so that a simulation that dies later (an SMPI algorithm may crash
 // it) leaves its earlier points behind. Returns false when the file cannot be written.
 bool write_results(const Arguments& arguments, int size, const nlohmann::json& measurements) {
@@ -476,15 +333,15 @@ bool write_results(const Arguments& arguments, int size, const nlohmann::json& m
   const nlohmann::json header{
       {"tool", "dash-sim-coll"},
       {"command", arguments.command},
-      {"timestamp", utc_timestamp()},
+      {"timestamp", dash::sim::utc_timestamp()},
       {"ranks", size},
-      {"mpi_library", mpi_library_version()},
+      {"mpi_library", dash::sim::mpi_library_version()},
       {"platform", arguments.platform},
       {"network", dash::comm::to_string(config.network)},
       {"cost_model", dash::comm::to_string(config.cost_parameters)},
       {"timed_reps", arguments.reps},
       {"warmup_reps", arguments.warmup},
-      {"fold_bytes", fold_bytes},
+      {"fold_bytes", dash::sim::fold_threshold()},
   };
   std::ofstream file(arguments.json_path);
   file << nlohmann::json{{"header", header}, {"measurements", measurements}}.dump(2) << '\n';
@@ -508,6 +365,7 @@ int run(const Arguments& arguments) {
 
   for (const std::size_t bytes : arguments.sizes) {
     Workload workload(info, bytes, rank, size);
+    const std::size_t fold_bytes = dash::sim::fold_threshold();
     const bool checkable = fold_bytes == 0 || workload.largest_buffer_bytes() < fold_bytes;
     // Rank 0 plans the point and tells the others: pricing the candidates on the network costs every rank
     // that does it the schedules of all P ranks, and SMPI runs the ranks one after the other on one core.
@@ -552,11 +410,11 @@ int run(const Arguments& arguments) {
       const auto host_start = std::chrono::steady_clock::now();
       workload.reset();
       for (int rep = 0; rep < arguments.warmup; ++rep) {
-        time_call(world, call);
+        dash::sim::slowest_rank_seconds(world, call);
       }
       std::vector<double> times;
       for (int rep = 0; rep < arguments.reps; ++rep) {
-        times.push_back(time_call(world, call));
+        times.push_back(dash::sim::slowest_rank_seconds(world, call));
       }
       nlohmann::json verified = nullptr;  // not checked: folded memory holds no meaningful data
       if (checkable) {
@@ -616,6 +474,6 @@ int main(int argc, char** argv) {
       MPI_Abort(MPI_COMM_WORLD, 2);
     }
   }
-  rank_finished = true;
+  dash::sim::mark_rank_finished();
   return code;
 }

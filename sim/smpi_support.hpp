@@ -1,0 +1,43 @@
+#pragma once
+// What every SMPI driver of sim/ needs from the simulation (sim/README.md): folded memory for large buffers,
+// waiting instead of polling, a scalable MPI_Exscan (the last two by link wrapping, sim/CMakeLists.txt), the
+// slowest rank's time of a call, and the command-line and result-header helpers the drivers share.
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <mpi.h>
+
+namespace dash::sim {
+
+// From now on, allocations of `bytes` or more (0: none) on this simulated rank come from SMPI's shared malloc,
+// which maps all of them onto the same physical pages and copies no payload between them: their data is
+// meaningless, so a driver verifies only what stays below the threshold.
+void fold_allocations_from(std::size_t bytes);
+std::size_t fold_threshold();
+// Called once dash::finalize has returned: SMPI may tear its shared malloc down before static caches release
+// their folded blocks, which are then left to the end of the process.
+void mark_rank_finished();
+
+// Seconds of the slowest rank for one call of `call`, on rank 0 of `comm` (0 elsewhere).
+template <class Call>
+double slowest_rank_seconds(MPI_Comm comm, Call&& call) {
+  MPI_Barrier(comm);
+  const double start = MPI_Wtime();
+  call();
+  const double elapsed = MPI_Wtime() - start;
+  double slowest = 0;
+  MPI_Reduce(&elapsed, &slowest, 1, MPI_DOUBLE, MPI_MAX, 0, comm);
+  return slowest;
+}
+
+// "a,b,c" -> {"a", "b", "c"}.
+std::vector<std::string> split_list(std::string_view text);
+// A non-negative integer option value; throws dash::InvalidArgument naming `tool` and `option` otherwise.
+std::size_t parse_count(const std::string& text, std::string_view option, std::string_view tool);
+std::string utc_timestamp();
+std::string mpi_library_version();
+
+}  // namespace dash::sim
