@@ -27,18 +27,15 @@ namespace {
 
 constexpr const char* service = "dash::Team::split_by";
 
-void send_records(const std::vector<SplitRecord>& records, int peer, int tag, MPI_Comm comm) {
-  const auto count = static_cast<unsigned long long>(records.size());
-  comm::check_mpi(MPI_Send(&count, 1, MPI_UNSIGNED_LONG_LONG, peer, tag, comm), "dash::Team split: MPI_Send");
+// Every transfer of the collection has a size both sides know from n and the stage, so each is one
+// message: no count goes ahead of the records.
+void send_records(std::span<const SplitRecord> records, int peer, int tag, MPI_Comm comm) {
   const comm::MessageCount bytes(records.size() * sizeof(SplitRecord), MPI_BYTE, service);
   comm::check_mpi(MPI_Send(records.data(), bytes.count(), bytes.type(), peer, tag, comm),
                   "dash::Team split: MPI_Send");
 }
 
-std::vector<SplitRecord> receive_records(int peer, int tag, MPI_Comm comm) {
-  unsigned long long count = 0;
-  comm::check_mpi(MPI_Recv(&count, 1, MPI_UNSIGNED_LONG_LONG, peer, tag, comm, MPI_STATUS_IGNORE),
-                  "dash::Team split: MPI_Recv");
+std::vector<SplitRecord> receive_records(std::size_t count, int peer, int tag, MPI_Comm comm) {
   std::vector<SplitRecord> records(count);
   const comm::MessageCount bytes(records.size() * sizeof(SplitRecord), MPI_BYTE, service);
   comm::check_mpi(MPI_Recv(records.data(), bytes.count(), bytes.type(), peer, tag, comm, MPI_STATUS_IGNORE),
@@ -48,12 +45,8 @@ std::vector<SplitRecord> receive_records(int peer, int tag, MPI_Comm comm) {
 
 }  // namespace
 
-std::vector<SplitRecord> exchange_records(std::span<const SplitRecord> mine, int peer, int tag, MPI_Comm comm) {
-  const auto count = static_cast<unsigned long long>(mine.size());
-  unsigned long long incoming = 0;
-  comm::check_mpi(MPI_Sendrecv(&count, 1, MPI_UNSIGNED_LONG_LONG, peer, tag, &incoming, 1, MPI_UNSIGNED_LONG_LONG,
-                               peer, tag, comm, MPI_STATUS_IGNORE),
-                  "dash::Team split: MPI_Sendrecv");
+std::vector<SplitRecord> exchange_records(std::span<const SplitRecord> mine, std::size_t incoming, int peer, int tag,
+                                          MPI_Comm comm) {
   std::vector<SplitRecord> theirs(incoming);
   const comm::MessageCount out(mine.size() * sizeof(SplitRecord), MPI_BYTE, service);
   const comm::MessageCount in(theirs.size() * sizeof(SplitRecord), MPI_BYTE, service);
@@ -106,22 +99,27 @@ std::vector<SplitRecord> collect_block(const comm::Group& group, const SplitReco
     return {};
   }
   if (rank + m < n) {
-    table = merge_records(table, receive_records(group.base_rank(rank + m), tag, comm));
+    table = merge_records(table, receive_records(1, group.base_rank(rank + m), tag, comm));
   }
   for (int stage = 0; stage < stages; ++stage) {
-    const int partner = group.base_rank(rank ^ (1 << stage));
-    table = merge_records(table, exchange_records(table, partner, tag, comm));
+    const int width = 1 << stage;
+    const int partner = rank ^ width;
+    // The partner's block: `width` members from its aligned start, plus those folded into them.
+    const int first = partner & ~(width - 1);
+    const auto incoming = static_cast<std::size_t>(width + std::clamp(n - m - first, 0, width));
+    table = merge_records(table, exchange_records(table, incoming, group.base_rank(partner), tag, comm));
   }
   return table;
 }
 
-// Hands the finished table to the member folded into the caller, or receives it as that member.
+// Hands the finished table (all n records) to the member folded into the caller, or receives it as
+// that member.
 std::vector<SplitRecord> share_with_folded(const comm::Group& group, std::vector<SplitRecord> table, int tag) {
   const int n = group.size();
   const int rank = group.rank();
   const int m = doubling_size(n);
   if (rank >= m) {
-    return receive_records(group.base_rank(rank - m), tag, group.comm());
+    return receive_records(static_cast<std::size_t>(n), group.base_rank(rank - m), tag, group.comm());
   }
   if (rank + m < n) {
     send_records(table, group.base_rank(rank + m), tag, group.comm());

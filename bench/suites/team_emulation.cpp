@@ -363,8 +363,10 @@ private:
     std::vector<SplitRecord> table{records_[x]};
     for (int stage = 0; stage < stages; ++stage) {
       const auto exchange_start = Clock::now();
+      // Both simulated partners hold a block of 2^stage records (n is a power of two).
+      const std::vector<SplitRecord>& mine = to_partner_[static_cast<std::size_t>(stage)];
       const std::vector<SplitRecord> theirs =
-          detail::exchange_records(to_partner_[static_cast<std::size_t>(stage)], wire_->peer(), Wire::tag, comm_);
+          detail::exchange_records(mine, mine.size(), wire_->peer(), Wire::tag, comm_);
       phases.collect_comm += seconds_since(exchange_start);
       table = detail::merge_records(table, theirs);
     }
