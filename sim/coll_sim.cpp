@@ -456,24 +456,4 @@ int run(const Arguments& arguments) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
-  Arguments arguments;
-  try {
-    arguments = parse_arguments(argc, argv);
-  } catch (const std::exception& error) {
-    std::fprintf(stderr, "%s\n", error.what());
-    return 2;
-  }
-  int code = 2;
-  {
-    dash::Environment environment(argc, argv);
-    try {
-      code = run(arguments);
-    } catch (const std::exception& error) {
-      std::fprintf(stderr, "dash-sim-coll: error on rank %d: %s\n", dash::myid(), error.what());
-      MPI_Abort(MPI_COMM_WORLD, 2);
-    }
-  }
-  dash::sim::mark_rank_finished();
-  return code;
-}
+int main(int argc, char** argv) { return dash::sim::driver_main(argc, argv, tool, parse_arguments, run); }

@@ -4,11 +4,15 @@
 // slowest rank's time of a call, and the command-line and result-header helpers the drivers share.
 
 #include <cstddef>
+#include <cstdio>
+#include <exception>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include <mpi.h>
+
+#include <dash/comm/environment.hpp>
 
 namespace dash::sim {
 
@@ -39,5 +43,32 @@ std::vector<std::string> split_list(std::string_view text);
 std::size_t parse_count(const std::string& text, std::string_view option, std::string_view tool);
 std::string utc_timestamp();
 std::string mpi_library_version();
+
+// A driver's main: parses the command line (exit 2 on a mistake), then runs between dash::init and
+// dash::finalize; an exception on any rank aborts the simulation.
+template <class Arguments>
+int driver_main(int argc, char** argv, std::string_view tool, Arguments (*parse)(int, char**),
+                int (*run)(const Arguments&)) {
+  Arguments arguments;
+  try {
+    arguments = parse(argc, argv);
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "%s\n", error.what());
+    return 2;
+  }
+  int code = 2;
+  {
+    dash::Environment environment(argc, argv);
+    try {
+      code = run(arguments);
+    } catch (const std::exception& error) {
+      std::fprintf(stderr, "%.*s: error on rank %d: %s\n", static_cast<int>(tool.size()), tool.data(), dash::myid(),
+                   error.what());
+      MPI_Abort(MPI_COMM_WORLD, 2);
+    }
+  }
+  mark_rank_finished();
+  return code;
+}
 
 }  // namespace dash::sim
