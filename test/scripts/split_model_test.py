@@ -22,8 +22,9 @@ MODEL = sys.argv[1]
 MI = 1 << 20
 SIZES = [MI << k for k in range(6)]
 SORTERS = [2, 4, 8, 16, 32, 64]
-C = {"a1": 2e-8, "a3": 1e-8, "b1": 3e-8, "b2": 2e-6, "d1": 5e-6, "d2": 1e-9, "d3": 4e-9,
-     "e1": 6e-9, "e2": 3e-6, "f1": 5e-9, "g1": 4e-9, "g2": 1e-5}
+KNEE = 20  # lg of the collection's knee m_c
+C = {"a1": 2e-8, "a3": 1e-8, "b1": 1.5e-8, "b2": 2e-8, "d1": 5e-6, "d2": 1e-9, "d3": 4e-9,
+     "e1": 2e-8, "e2": 6e-9, "e3": 3e-6, "f1": 5e-9, "g1": 1.5e-8, "g2": 4e-9, "g3": 1e-5}
 
 
 def lg(x):
@@ -39,11 +40,16 @@ def counts(n, p):
 def phases(n, p):
     m = n // p
     c = counts(n, p)
-    return {"collect": C["b1"] * m + C["b2"] * lg(m),
+    return {"collect": collect(m),
             "splitters": C["d1"] * c["splitter_messages"] + C["d2"] * c["splitter_bytes"]
             + C["d3"] * c["splitter_searches"] * lg(m),
-            "exchange": C["e1"] * m * (p - 1) / p + C["e2"] * (p - 1), "merge": C["f1"] * m * lg(p),
-            "table_allgather": C["g1"] * n * (p - 1) / p + C["g2"] * lg(p)}
+            "exchange": C["e1"] * m / 2 if p == 2 else C["e2"] * m * (p - 1) / p + C["e3"] * (p - 1),
+            "merge": C["f1"] * m * lg(p),
+            "table_allgather": C["g1"] * n / 2 if p == 2 else C["g2"] * n * (p - 1) / p + C["g3"] * lg(p)}
+
+
+def collect(m):
+    return C["b1"] * m + C["b2"] * max(0, m - (1 << KNEE))
 
 
 def conventional(n):
@@ -70,7 +76,7 @@ def row(case, n, impl, scale):
 def results(scale):
     rows = [{"suite": "stream", "case": "copy", "p": 1, "size": 1}]  # other suites are ignored
     for n in SIZES:
-        rows.append(row("merge_per_step", n, {"collect": C["b1"] * n + C["b2"] * lg(n)}, scale))
+        rows.append(row("merge_per_step", n, {"collect": collect(n)}, scale))
         for p in SORTERS:
             rows.append(row(f"parallel_sort_p{p}", n, {**phases(n, p), **counts(n, p)}, scale))
     return {"header": {"tool": "dash-bench"}, "results": rows}
@@ -114,10 +120,12 @@ with tempfile.TemporaryDirectory() as directory:
     with open(output_path, encoding="utf-8") as handle:
         markdown = handle.read()
 
-    for name in ["a1", "a3", "b1", "b2", "d1", "d2", "d3", "e1", "e2", "f1", "g1", "g2"]:
+    for name in C:
         found = re.search(rf"\b{name} = ([0-9.e+-]+)", markdown)
         expect(found and math.isclose(float(found.group(1)), C[name], rel_tol=2e-3),
                f"constant {name}: expected {C[name]:.3g}", markdown)
+
+    expect(f"m_c = 2^{KNEE}" in markdown, f"collection knee 2^{KNEE}", markdown)
 
     heading = "The model next to Table 2.1"
     for n, label in [(64 * MI, "64M"), (128 * MI, "128M")]:
@@ -137,7 +145,7 @@ with tempfile.TemporaryDirectory() as directory:
     # Speed-ups at 128M: conventional / merge per step, the best p of each variant.
     n = 128 * MI
     conv = sum(conventional(n).values())
-    merge_per_step = C["b1"] * n + C["b2"] * lg(n)
+    merge_per_step = collect(n)
     totals = {p: sum(phases(n, p)[name] for name in ["collect", "splitters", "exchange", "merge"]) for p in SORTERS}
     best = min(SORTERS, key=lambda p: totals[p])
     line = next(line for line in markdown.splitlines() if line.startswith("| 128M |") and "(p = " in line)
