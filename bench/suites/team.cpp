@@ -3,6 +3,7 @@
 // Sizes are the number of colors; keys reverse the ranks so every team needs a real order.
 
 #include <algorithm>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -64,6 +65,22 @@ public:
     return teams_.back()->myid() == rank && members_of(*teams_.back()) == expected;
   }
 
+  // Memory each process keeps for the last split's team, the largest over the processes:
+  // TeamStats::bytes for ours; for MPI_Comm_split, whose state lives inside the MPI library, a rank
+  // table of the team's size at 4 bytes a member (MPICH's lpid).
+  std::vector<double> extra_metrics(Side side) override {
+    std::uint64_t bytes = 0;
+    if (side == Side::impl && !teams_.empty()) {
+      bytes = teams_.back()->stats().bytes;
+    } else if (side == Side::baseline && !comms_.empty()) {
+      int size = 0;
+      MPI_Comm_size(comms_.back(), &size);
+      bytes = static_cast<std::uint64_t>(size) * sizeof(std::int32_t);
+    }
+    MPI_Allreduce(MPI_IN_PLACE, &bytes, 1, MPI_UINT64_T, MPI_MAX, MPI_COMM_WORLD);
+    return {static_cast<double>(bytes)};
+  }
+
 private:
   int color() const {
     return by_color_ ? color_of(me_, colors_)
@@ -112,6 +129,7 @@ Case split_case(std::string name, std::string impl, bool by_color, SplitOptions 
         return std::make_unique<SplitWorkload>(problem, by_color, options);
       },
       .calls_per_run = nullptr,
+      .extra_metrics = {ExtraMetric{"team_bytes_per_process", ""}},
   };
 }
 
