@@ -14,6 +14,7 @@
 
 #include <CLI/CLI.hpp>
 #include <mpi.h>
+#include <nlohmann/json.hpp>
 
 #include <dash/comm/environment.hpp>
 
@@ -67,21 +68,29 @@ int run_benchmarks(const RunArguments& arguments, bool ranks_given,
   }
   const auto plan =
       dash::bench::plan_sweep(dash::bench::select_cases(arguments.target), options, ranks);
-  const auto results = dash::bench::run_sweep(plan, options, world);
-
-  const auto failures = static_cast<std::size_t>(std::count_if(
-      results.begin(), results.end(), [](const auto& result) { return !result.verified(); }));
-  if (is_root) {
-    const auto header = dash::bench::environment_header(world, options, command);
-    const auto rows = dash::bench::result_rows(results);
-    dash::bench::print_table(std::cout, header, rows);
-    std::cout.flush();
+  nlohmann::json header = is_root ? dash::bench::environment_header(world, options, command) : nlohmann::json{};
+  // The files are rewritten after every point, so that a run killed midway (out of memory, a time
+  // limit) keeps what it measured; "complete" tells such a file from a finished run's.
+  const auto write_files = [&](const nlohmann::json& rows, bool complete) {
+    header["complete"] = complete;
     if (!arguments.json_path.empty()) {
       dash::bench::write_json_file(arguments.json_path, header, rows);
     }
     if (!arguments.csv_path.empty()) {
       dash::bench::write_csv_file(arguments.csv_path, rows);
     }
+  };
+  const auto results = dash::bench::run_sweep(plan, options, world, [&](const auto& so_far) {
+    write_files(dash::bench::result_rows(so_far), false);
+  });
+
+  const auto failures = static_cast<std::size_t>(std::count_if(
+      results.begin(), results.end(), [](const auto& result) { return !result.verified(); }));
+  if (is_root) {
+    const auto rows = dash::bench::result_rows(results);
+    dash::bench::print_table(std::cout, header, rows);
+    std::cout.flush();
+    write_files(rows, true);
     if (failures > 0) {
       std::fprintf(stderr, "dash-bench: VERIFICATION FAILED for %zu of %zu results (see above)\n",
                    failures, results.size());

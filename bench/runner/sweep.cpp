@@ -197,7 +197,7 @@ std::vector<SweepPoint> plan_sweep(const std::vector<const Case*>& cases,
 }
 
 std::vector<Result> run_sweep(const std::vector<SweepPoint>& plan, const RunOptions& options,
-                              MPI_Comm world) {
+                              MPI_Comm world, const PointsDone& points_done) {
   int rank = 0;
   comm::check_mpi(MPI_Comm_rank(world, &rank), "dash-bench: MPI_Comm_rank");
   // A point's run time grows with its size; p matters little while ranks run concurrently.
@@ -212,6 +212,9 @@ std::vector<Result> run_sweep(const std::vector<SweepPoint>& plan, const RunOpti
     results.push_back(run_point(plan[index], options, world, rank));
     if (rank == 0 && !results.back().verified()) {
       report_verification_failure(results.back());
+    }
+    if (rank == 0 && points_done) {
+      points_done(results);
     }
     progress.point_done(index, plan[index].description());
   }

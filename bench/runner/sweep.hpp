@@ -2,6 +2,7 @@
 // Running the selected cases over their sweep points.
 
 #include <cstddef>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -49,8 +50,11 @@ struct Result {
 std::vector<SweepPoint> plan_sweep(const std::vector<const Case*>& cases,
                                    const RunOptions& options, int job_size);
 
+// Called on rank 0 after every point with the results so far.
+using PointsDone = std::function<void(const std::vector<Result>&)>;
+
 // Collective over `world`. Reports progress and verification failures on rank 0's stderr.
 std::vector<Result> run_sweep(const std::vector<SweepPoint>& plan, const RunOptions& options,
-                              MPI_Comm world);
+                              MPI_Comm world, const PointsDone& points_done = {});
 
 }  // namespace dash::bench

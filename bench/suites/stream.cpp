@@ -14,6 +14,11 @@
 #include <memory>
 #include <vector>
 
+#include <unistd.h>
+
+#include <dash/comm/environment.hpp>
+#include <dash/comm/locality.hpp>
+
 #include "runner/cache_size.hpp"
 #include "runner/registry.hpp"
 #include "suites/stream_kernels.hpp"
@@ -83,14 +88,36 @@ private:
   std::vector<double> c_;
 };
 
+// The longest array length at which the three arrays of every process on the node take at most
+// half of its physical memory. A guest may report its host's whole last-level cache (this VM: 480
+// MiB), and 8x that in three arrays on two processes is more than the machine has.
+std::size_t longest_fitting_length() {
+  const long pages = sysconf(_SC_PHYS_PAGES);
+  const long page_bytes = sysconf(_SC_PAGESIZE);
+  if (pages <= 0 || page_bytes <= 0) {
+    return std::numeric_limits<std::size_t>::max();
+  }
+  const auto processes = static_cast<std::size_t>(dash::is_initialized() ? comm::locality().node_size : 1);
+  const std::size_t memory = static_cast<std::size_t>(pages) * static_cast<std::size_t>(page_bytes);
+  return memory / 2 / (3 * sizeof(double) * processes);
+}
+
 std::vector<std::size_t> array_lengths(Sweep sweep) {
   const std::size_t four_caches = 4 * last_level_cache_bytes() / sizeof(double);
+  const std::size_t fitting = longest_fitting_length();
   // The quick sweep already satisfies the 4x rule; the full one adds 8x to show that the
-  // bandwidth no longer depends on the size.
-  if (sweep == Sweep::quick) {
-    return {four_caches};
+  // bandwidth no longer depends on the size. Lengths that do not fit are left out; if none fits,
+  // the longest that does is the one point (the 4x rule cannot hold on such a node).
+  std::vector<std::size_t> lengths;
+  for (const std::size_t caches : {std::size_t{1}, std::size_t{2}}) {
+    if ((sweep == Sweep::full || caches == 1) && caches * four_caches <= fitting) {
+      lengths.push_back(caches * four_caches);
+    }
   }
-  return {four_caches, 2 * four_caches};
+  if (lengths.empty()) {
+    lengths.push_back(fitting);
+  }
+  return lengths;
 }
 
 Rate bandwidth(double bytes_per_element) {

@@ -128,6 +128,17 @@ def main():
         expect("coll/allgather" in misses and "coll/allreduce" not in misses and "sort/" not in misses,
                "only the misses are listed as misses", markdown)
 
+        expect("did not finish" not in markdown, "a finished run is not called unfinished", markdown)
+        unfinished = os.path.join(directory, "unfinished.json")
+        with open(unfinished, "w", encoding="utf-8") as handle:
+            json.dump({"header": {"complete": False}, "results": POINTS[:3]}, handle)
+        finished = subprocess.run([sys.executable, REPORT, unfinished, report], capture_output=True, text=True,
+                                  check=False)
+        with open(report, encoding="utf-8") as handle:
+            partial_markdown = handle.read()
+        expect(finished.returncode == 0 and "**The run did not finish**" in partial_markdown.split("## ")[0],
+               "a file written midway (complete: false) is reported as an unfinished run", partial_markdown)
+
         broken = os.path.join(directory, "broken.json")
         with open(broken, "w", encoding="utf-8") as handle:
             json.dump({"results": [{"suite": "coll"}]}, handle)
