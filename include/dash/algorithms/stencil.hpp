@@ -171,8 +171,30 @@ std::optional<ShiftedRows<T, N>> shifted_rows(const HaloMatrix<T, N>& halo, cons
   return rows;
 }
 
-// The inner cells, or a boundary box whose shifted copies each lie in one buffer: row by row
-// along the last dimension with the row kernel. Otherwise cell by cell through the halo lookup.
+// Where one line of a box starts for each point and in the target: the line through `first`
+// along dimension `along`, whose other coordinates `first` gives.
+template <class T, std::size_t N>
+std::size_t line_starts(const std::array<std::size_t, N>& first, const std::array<std::size_t, N>& strides,
+                        const std::vector<StencilPoint<N>>& points, const std::vector<ShiftedRows<T, N>>& sources,
+                        std::vector<const T*>& starts) {
+  std::size_t out = 0;
+  for (std::size_t d = 0; d < N; ++d) {
+    out += first[d] * strides[d];
+  }
+  for (std::size_t p = 0; p < points.size(); ++p) {
+    std::ptrdiff_t at = 0;
+    for (std::size_t d = 0; d < N; ++d) {
+      at += (static_cast<std::ptrdiff_t>(first[d]) + points[p].offset[d] - sources[p].shift[d]) * sources[p].strides[d];
+    }
+    starts[p] = sources[p].data + at;
+  }
+  return out;
+}
+
+// The inner cells, or a boundary box whose shifted copies each lie in one buffer: line by line
+// along the last dimension with the row kernel, or, for a box narrower in the last dimension than
+// in the one before (the west and east edges of a 2-D block), along that one cell by cell, which
+// spares a kernel call per cell. Otherwise cell by cell through the halo lookup.
 template <class T, std::size_t N, class Finish>
 void apply_stencil_box(const HaloMatrix<T, N>& source, const HaloBox<N>& box, const std::array<std::size_t, N>& strides,
                        T* target, const std::vector<T>& weights, const RowKernel<T, Finish>& kernel) {
@@ -189,25 +211,32 @@ void apply_stencil_box(const HaloMatrix<T, N>& source, const HaloBox<N>& box, co
     sources.push_back(*rows);
   }
   if (sources.size() == points.size()) {
-    HaloBox<N> rows = box;
-    rows.first[N - 1] = 0;
-    rows.last[N - 1] = 1;
-    const std::size_t width = box.last[N - 1] - box.first[N - 1];
+    const auto extent = [&](std::size_t d) { return box.last[d] - box.first[d]; };
+    std::size_t along = N - 1;
+    if constexpr (N >= 2) {
+      if (extent(N - 1) < extent(N - 2)) {
+        along = N - 2;
+      }
+    }
+    HaloBox<N> lines = box;
+    lines.last[along] = lines.first[along] + 1;
+    const std::size_t length = extent(along);
     std::vector<const T*> starts(points.size());
-    rows.for_each([&](const std::array<std::size_t, N>& row) {
-      std::size_t out = box.first[N - 1];
-      for (std::size_t d = 0; d + 1 < N; ++d) {
-        out += row[d] * strides[d];
+    if (along == N - 1) {
+      lines.for_each([&](const std::array<std::size_t, N>& first) {
+        const std::size_t out = line_starts(first, strides, points, sources, starts);
+        kernel(target + out, length, starts.data(), weights.data(), out);
+      });
+      return;
+    }
+    lines.for_each([&](const std::array<std::size_t, N>& first) {
+      const std::size_t out = line_starts(first, strides, points, sources, starts);
+      for (std::size_t c = 0; c < length; ++c) {
+        const std::size_t at = out + c * strides[along];
+        target[at] = kernel.cell(
+            [&](std::size_t p) { return starts[p][static_cast<std::ptrdiff_t>(c) * sources[p].strides[along]]; },
+            weights.data(), at);
       }
-      for (std::size_t p = 0; p < points.size(); ++p) {
-        std::ptrdiff_t at = 0;
-        for (std::size_t d = 0; d < N; ++d) {
-          const auto x = static_cast<std::ptrdiff_t>(d + 1 < N ? row[d] : box.first[N - 1]);
-          at += (x + points[p].offset[d] - sources[p].shift[d]) * sources[p].strides[d];
-        }
-        starts[p] = sources[p].data + at;
-      }
-      kernel(target + out, width, starts.data(), weights.data(), out);
     });
     return;
   }
