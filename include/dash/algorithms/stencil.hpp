@@ -192,9 +192,9 @@ std::size_t line_starts(const std::array<std::size_t, N>& first, const std::arra
 }
 
 // The inner cells, or a boundary box whose shifted copies each lie in one buffer: line by line
-// along the last dimension with the row kernel, or, for a box narrower in the last dimension than
-// in the one before (the west and east edges of a 2-D block), along that one cell by cell, which
-// spares a kernel call per cell. Otherwise cell by cell through the halo lookup.
+// along the last dimension with the row kernel, or, for a box longer in another dimension (the
+// west and east edges of a 2-D block), along its longest one cell by cell, which spares a kernel
+// call per cell. Otherwise cell by cell through the halo lookup.
 template <class T, std::size_t N, class Finish>
 void apply_stencil_box(const HaloMatrix<T, N>& source, const HaloBox<N>& box, const std::array<std::size_t, N>& strides,
                        T* target, const std::vector<T>& weights, const RowKernel<T, Finish>& kernel) {
@@ -213,9 +213,9 @@ void apply_stencil_box(const HaloMatrix<T, N>& source, const HaloBox<N>& box, co
   if (sources.size() == points.size()) {
     const auto extent = [&](std::size_t d) { return box.last[d] - box.first[d]; };
     std::size_t along = N - 1;
-    if constexpr (N >= 2) {
-      if (extent(N - 1) < extent(N - 2)) {
-        along = N - 2;
+    for (std::size_t d = N - 1; d-- > 0;) {  // on a tie the later dimension, whose cells lie closer
+      if (extent(d) > extent(along)) {
+        along = d;
       }
     }
     HaloBox<N> lines = box;
