@@ -145,6 +145,59 @@ void check_halo(const dash::SizeSpec<N>& sizes, const dash::DistributionSpec<N>&
     ok = ok && right;
   });
   EXPECT_TRUE(dash::testing::on_all_ranks(ok)) << "rank " << dash::myid() << ": " << first_failure;
+
+  // without_exchange(): its cells read only the block and halo cells past a fixed edge, and no
+  // boundary box straddles it. In a block at least as wide as the stencil reaches both ways (so no
+  // boundary band reads the opposite side) it is the inner box grown to the block's edge along each
+  // fixed domain edge.
+  const auto& early = halo.without_exchange();
+  const auto coords = grid.coords(static_cast<std::size_t>(dash::myid()));
+  dash::HaloBox<N> expected = halo.inner();
+  bool wide = true;
+  for (std::size_t d = 0; d < N; ++d) {
+    wide = wide && extents[d] >= stencil.reach_below(d) + stencil.reach_above(d);
+    if (boundaries[d] == dash::HaloBoundary::fixed) {
+      expected.first[d] = coords[d] == 0 ? 0 : expected.first[d];
+      expected.last[d] = coords[d] + 1 == grid.extent(d) ? extents[d] : expected.last[d];
+    }
+  }
+  bool early_ok = !wide || (expected.empty() ? early.empty() : early == expected);
+  std::string early_failure = early_ok ? "" : "box differs from the expected one";
+  early_ok = early_ok && early.contains(halo.inner());
+  for (const auto& box : halo.boundary()) {
+    bool apart = false;
+    for (std::size_t d = 0; d < N; ++d) {
+      apart = apart || box.last[d] <= early.first[d] || box.first[d] >= early.last[d];
+    }
+    if (!early.contains(box) && !apart && early_ok) {
+      early_ok = false;
+      early_failure = "a boundary box straddles it";
+    }
+  }
+  early.for_each([&](const std::array<std::size_t, N>& local) {
+    Index<N> cell{};
+    for (std::size_t d = 0; d < N; ++d) {
+      cell[d] = static_cast<std::ptrdiff_t>(local[d]);
+    }
+    for (const auto& point : stencil.points()) {
+      bool in_block = true;
+      bool past_fixed_edge = false;
+      Index<N> index{};
+      for (std::size_t d = 0; d < N; ++d) {
+        index[d] = cell[d] + point.offset[d];
+        const auto global = origin[d] + index[d];
+        in_block = in_block && index[d] >= 0 && index[d] < static_cast<std::ptrdiff_t>(extents[d]);
+        past_fixed_edge = past_fixed_edge || (boundaries[d] == dash::HaloBoundary::fixed &&
+                                              (global < 0 || global >= static_cast<std::ptrdiff_t>(sizes.extent(d))));
+      }
+      if (!in_block && !past_fixed_edge && early_ok) {
+        early_ok = false;
+        early_failure = "its cell " + describe<N>(cell) + " reads the exchanged index " + describe<N>(index);
+      }
+    }
+  });
+  EXPECT_TRUE(dash::testing::on_all_ranks(early_ok)) << "rank " << dash::myid() << ": without_exchange(): "
+                                                     << early_failure;
 }
 
 // The units as evenly spread over N dimensions as they factor (e.g. 2 x 2 for 4, 2 x 2 x 2 for 8).

@@ -30,6 +30,19 @@ struct HaloBox {
     return cells;
   }
 
+  // Whether every cell of `other` lies in this box (an empty one lies anywhere).
+  bool contains(const HaloBox& other) const noexcept {
+    if (other.empty()) {
+      return true;
+    }
+    for (std::size_t d = 0; d < N; ++d) {
+      if (other.first[d] < first[d] || other.last[d] > last[d]) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   // Calls f(coords) for every cell, in row-major order.
   template <class F>
   void for_each(F&& f) const {

@@ -93,6 +93,11 @@ public:
     }
     return boxes;
   }
+  // The cells whose stencil reads no exchanged halo region: the inner cells and, along fixed domain
+  // edges, the boundary bands as far as they form one box with them (the whole block for a single
+  // unit with fixed boundaries). They can be computed while an update runs; every boundary box lies
+  // inside it or outside it entirely. inner() when no region is fixed.
+  const HaloBox<N>& without_exchange() const noexcept { return exchange_->without_exchange(); }
 
   // The value at a local index: a cell of the block or of the halo (as of the last update).
   // Throws dash::OutOfRange for an index outside the block and the regions the stencil reads.

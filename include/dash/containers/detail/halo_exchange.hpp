@@ -200,6 +200,7 @@ public:
       sends_.push_back(comm::SendChannel{static_cast<int>(*reader), matrix.lbegin(),
                                          comm::Layout::box(extents_, first, sizes, sizeof(T))});
     }
+    find_without_exchange();
     // No unit may read another's counters before their owner zeroed them.
     flags_.barrier();
   }
@@ -215,6 +216,7 @@ public:
   const Region& region(std::size_t index) const noexcept { return regions_[index]; }
   const HaloBox<N>& inner() const noexcept { return inner_; }
   const std::vector<BoundaryBox>& boundary() const noexcept { return boundary_; }
+  const HaloBox<N>& without_exchange() const noexcept { return without_exchange_; }
 
   // Starts update number `epoch` of this unit's faces: publishes them to same-node readers and
   // posts the messages. Returns the request of the messages.
@@ -376,6 +378,31 @@ private:
     }
   }
 
+  // The largest box of the inner cells and whole boundary bands (lower and upper, per dimension)
+  // that reads no exchanged region: along fixed domain edges it takes the bands, so that a unit at
+  // the domain's edge or alone computes those cells in the same long rows as the inner ones. All
+  // 4^N choices are tried: a band may be taken only together with one of another dimension (an
+  // inner box empty in some dimension).
+  void find_without_exchange() {
+    std::uint32_t exchanged = 0;
+    for (std::size_t r = 0; r < regions; ++r) {
+      if (regions_[r].source == HaloSource::shared || regions_[r].source == HaloSource::remote) {
+        exchanged |= 1U << r;
+      }
+    }
+    without_exchange_ = inner_;
+    for (std::size_t bands = 1; bands < (std::size_t{1} << (2 * N)); ++bands) {
+      HaloBox<N> box = inner_;
+      for (std::size_t d = 0; d < N; ++d) {
+        box.first[d] = (bands >> (2 * d)) & 1U ? 0 : box.first[d];
+        box.last[d] = (bands >> (2 * d + 1)) & 1U ? extents_[d] : box.last[d];
+      }
+      if (box.size() > without_exchange_.size() && (regions_read(box, extents_) & exchanged) == 0) {
+        without_exchange_ = box;
+      }
+    }
+  }
+
   void fill_fixed(Region& region, const std::array<int, N>& direction, const FixedValue& fixed_value) {
     HaloBox<N> box;
     box.last = region.extents;
@@ -404,6 +431,7 @@ private:
   std::array<Region, regions> regions_{};
   HaloBox<N> inner_{};
   std::vector<BoundaryBox> boundary_;
+  HaloBox<N> without_exchange_{};
   std::vector<comm::SendChannel> sends_;
   std::vector<comm::ReceiveChannel> receives_;
   std::vector<std::size_t> remote_regions_;  // the region of each receive
