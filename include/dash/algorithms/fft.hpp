@@ -13,8 +13,8 @@
 //  1. each unit transforms its n0/P rows (2-D: 1-D FFTs of length n1; 3-D: 2-D FFTs of its n1 x n2
 //     planes) with FFTW, a cache-sized chunk of rows at a time, and packs each chunk for the
 //     transpose while it is cached;
-//  2. one non-blocking alltoall moves unit u's columns [v n1/P, (v+1) n1/P) to unit v, split into
-//     tiles of a few output rows (a segment per tile). A unit places each arriving piece into its
+//  2. one non-blocking alltoallv moves unit u's columns [v n1/P, (v+1) n1/P) to unit v != u, split
+//     into tiles of a few output rows (a segment per tile). A unit places each arriving piece into its
 //     output rows with a blocked local transposition and, as soon as a tile has its pieces from all
 //     units, runs that tile's FFTs along n0 while the rest of the exchange goes on;
 //  3. FftLayout::normal only: a second alltoall transposes the result back to in's shape.
@@ -36,11 +36,12 @@
 // anything is communicated: unallocated matrices, matrices on different teams, in and out being one
 // matrix (the transform is out of place), other distributions, extents that are not positive
 // multiples of P (uneven slabs are not supported), and an out of the wrong shape. Scratch space: two
-// buffers of the unit's slab size, kept for later calls of the thread (allocating them in every call
-// cost 40 % of the time in page faults) until dash::fft_release_scratch(). FFTW_MEASURE planning
-// (FftPlanning::measure) takes long on the first call of a shape; later calls reuse FFTW's wisdom.
-// Not for concurrent calls from several threads (FFTW's planner is not thread-safe). No barrier at
-// the end: call out.barrier() before other units read out.
+// buffers of the unit's slab size and two chunks of rows (256 KiB each), kept for later calls of the
+// thread (allocating them in every call cost 40 % of the time in page faults) until
+// dash::fft_release_scratch(). FFTW_MEASURE planning (FftPlanning::measure) takes long on the first
+// call of a shape; later calls reuse FFTW's wisdom. Not for concurrent calls from several threads
+// (FFTW's planner is not thread-safe). No barrier at the end: call out.barrier() before other units
+// read out.
 
 #include <algorithm>
 #include <array>
@@ -58,6 +59,7 @@
 #include <dash/algorithms/detail/fftw_buffer.hpp>
 #include <dash/algorithms/detail/fftw_plan.hpp>
 #include <dash/comm/alltoall.hpp>
+#include <dash/comm/alltoallv.hpp>
 #include <dash/comm/arrival.hpp>
 #include <dash/comm/exception.hpp>
 #include <dash/comm/options.hpp>
@@ -251,12 +253,13 @@ private:
 };
 
 // Consumes the exchange `request`: place(source, tile) for each piece, as it arrives when `partial`,
-// else after the exchange; pieces the exchange did not report (a unit's own piece may need no
-// transfer) are placed after it. Afterwards, tile by tile in order, so that a tile is still cached
-// when it is completed. complete(tile) runs once all `units` pieces of the tile are placed.
+// else after the exchange; pieces the exchange did not report are placed after it, tile by tile in
+// order, so that a tile is still cached when it is completed. The pieces of unit `own` (this unit,
+// whose pieces need no transfer; `units` for none) are placed as soon as the rest of their tile is.
+// complete(tile) runs once all `units` pieces of the tile are placed.
 template <class Place, class Complete>
-void consume_fft_exchange(comm::Request<std::complex<double>>& request, std::size_t units, std::size_t tiles,
-                          bool partial, Place place, Complete complete) {
+void consume_fft_exchange(comm::Request<std::complex<double>>& request, std::size_t units, std::size_t own,
+                          std::size_t tiles, bool partial, Place place, Complete complete) {
   std::vector<unsigned char> placed(units * tiles, 0);
   std::vector<std::size_t> pieces_placed(tiles, 0);
   const auto take = [&](std::size_t source, std::size_t tile) {
@@ -268,7 +271,14 @@ void consume_fft_exchange(comm::Request<std::complex<double>>& request, std::siz
   };
   if (partial) {
     request.for_each_arrival([&](const comm::Arrival<std::complex<double>>& piece) {
-      take(static_cast<std::size_t>(piece.source), piece.block);
+      const auto source = static_cast<std::size_t>(piece.source);
+      if (source == own) {
+        return;  // its blocks are empty
+      }
+      take(source, piece.block);
+      if (own < units && placed[own * tiles + piece.block] == 0 && pieces_placed[piece.block] + 1 == units) {
+        take(own, piece.block);
+      }
     });
   }
   request.wait();
@@ -313,18 +323,21 @@ void fft(const Matrix<std::complex<double>, N>& in, Matrix<std::complex<double>,
   const std::size_t chunk_size = chunks.rows * n1 * width;
 
   C* const slab = out.lbegin();
-  detail::FftScratch& scratch = detail::fft_scratch(local, function);
+  detail::FftScratch& scratch = detail::fft_scratch(local, 2 * chunk_size, function);
   const detail::FftwBuffer& send = scratch.send;
   const detail::FftwBuffer& receive = scratch.receive;
+  C* const rows = scratch.rows.data();         // a chunk of transformed rows
+  C* const aligned_input = rows + chunk_size;  // a chunk of in, when in is aligned otherwise
+  const auto me = static_cast<std::size_t>(in.team().myid());
 
-  // Plans first: FFTW_MEASURE planning overwrites the arrays it plans for (slab and receive are
-  // scratch until the data arrive).
+  // Plans first: FFTW_MEASURE planning overwrites the arrays it plans for (the row chunks and slab
+  // are scratch until the data arrive).
   detail::FftwPlan rows_plan;
   if constexpr (N == 2) {
-    rows_plan = detail::FftwPlan({{n1, 1}}, {{chunks.rows, n1}}, receive.data(), slab, sign,
+    rows_plan = detail::FftwPlan({{n1, 1}}, {{chunks.rows, n1}}, aligned_input, rows, sign,
                                  flags | FFTW_PRESERVE_INPUT, function);
   } else {
-    rows_plan = detail::FftwPlan({{n1, width}, {width, 1}}, {{chunks.rows, n1 * width}}, receive.data(), slab, sign,
+    rows_plan = detail::FftwPlan({{n1, width}, {width, 1}}, {{chunks.rows, n1 * width}}, aligned_input, rows, sign,
                                  flags | FFTW_PRESERVE_INPUT, function);
   }
   detail::FftwPlansByAlignment column_plans;
@@ -336,22 +349,28 @@ void fft(const Matrix<std::complex<double>, N>& in, Matrix<std::complex<double>,
   }
 
   // 1. The transforms along the last dimension(s) of this unit's slab of in, a chunk of rows at a
-  // time into the start of out's memory (free until the exchange), each packed for the transpose
-  // while it is cached. The piece for unit v, tile t: this unit's in_rows rows of the tile's
-  // tiling.rows columns (of `width` elements each) among v's columns. The plan reads in directly
-  // where in is aligned like the buffer the plan was made for.
+  // time, each packed for the transpose while it is cached. The piece for unit v, tile t: this
+  // unit's in_rows rows of the tile's tiling.rows columns (of `width` elements each) among v's
+  // columns. The other units' pieces go to the send buffer, packed by unit without this one; this
+  // unit's own piece to the free end of the receive buffer, from which it is placed with the rest
+  // of each tile (no copy through the exchange). The plan reads in directly where in is aligned
+  // like the buffer the plan was made for.
   const std::size_t piece_row = tiling.rows * width;
+  const auto slot = [me](std::size_t unit) { return unit < me ? unit : unit - 1; };
+  const std::size_t exchanged = local - piece;
+  C* const own_piece = receive.data() + exchanged;
   for (std::size_t chunk = 0; chunk < chunks.count; ++chunk) {
     C* input = in.lbegin() + chunk * chunk_size;
     if (detail::fftw_alignment(input) != rows_plan.alignment()) {
-      std::copy_n(input, chunk_size, receive.data());
-      input = receive.data();
+      std::copy_n(input, chunk_size, aligned_input);
+      input = aligned_input;
     }
-    rows_plan.execute(input, slab);
+    rows_plan.execute(input, rows);
     for (std::size_t unit = 0; unit < units; ++unit) {
       for (std::size_t tile = 0; tile < tiling.count; ++tile) {
-        C* const to = send.data() + unit * piece + (tile * in_rows + chunk * chunks.rows) * piece_row;
-        const C* const from = slab + (unit * out_rows + tile * tiling.rows) * width;
+        const C* const from = rows + (unit * out_rows + tile * tiling.rows) * width;
+        C* const to = (unit == me ? own_piece : send.data() + slot(unit) * piece) +
+                      (tile * in_rows + chunk * chunks.rows) * piece_row;
         for (std::size_t row = 0; row < chunks.rows; ++row) {
           std::copy_n(from + row * n1 * width, piece_row, to + row * piece_row);
         }
@@ -359,18 +378,22 @@ void fft(const Matrix<std::complex<double>, N>& in, Matrix<std::complex<double>,
     }
   }
 
-  // 2. The transpose.
+  // 2. The transpose of the other units' pieces.
   comm::Options by_tiles;
   by_tiles.segments = static_cast<std::uint32_t>(tiling.count);
-  auto exchange = comm::ialltoall(std::span<const C>(send.data(), local), std::span<C>(receive.data(), local),
-                                  in.team().group(), by_tiles);
+  std::vector<std::size_t> counts(units, piece);
+  counts[me] = 0;
+  auto exchange = comm::ialltoallv(std::span<const C>(send.data(), exchanged), std::span<const std::size_t>(counts),
+                                   std::span<C>(receive.data(), exchanged), std::span<const std::size_t>(counts),
+                                   in.team().group(), by_tiles);
   const bool scale = direction == FftDirection::inverse && options.normalize_inverse;
   const double factor = 1.0 / static_cast<double>(slabs.elements());
   detail::consume_fft_exchange(
-      exchange, units, tiling.count, options.partial,
+      exchange, units, me, tiling.count, options.partial,
       [&](std::size_t source, std::size_t tile) {
-        detail::transpose_block(receive.data() + source * piece + tile * in_rows * piece_row, in_rows, tiling.rows,
-                                width, slab + (tile * tiling.rows * n0 + source * in_rows) * width, n0);
+        const C* const piece_start = source == me ? own_piece : receive.data() + slot(source) * piece;
+        detail::transpose_block(piece_start + tile * in_rows * piece_row, in_rows, tiling.rows, width,
+                                slab + (tile * tiling.rows * n0 + source * in_rows) * width, n0);
       },
       [&](std::size_t tile) {
         C* const data = slab + tile * tile_size;
@@ -396,7 +419,7 @@ void fft(const Matrix<std::complex<double>, N>& in, Matrix<std::complex<double>,
   auto back = comm::ialltoall(std::span<const C>(send.data(), local), std::span<C>(receive.data(), local),
                               in.team().group(), whole_pieces);
   detail::consume_fft_exchange(
-      back, units, 1, options.partial,
+      back, units, units, 1, options.partial,
       [&](std::size_t source, std::size_t) {
         detail::transpose_block(receive.data() + source * piece, out_rows, in_rows, width,
                                 slab + source * out_rows * width, n1);

@@ -1,8 +1,8 @@
 #pragma once
-// Internal: dash::fft's two scratch buffers (the send and receive sides of its transposes), kept
-// between calls of a thread. Allocating them anew in every call costs a page fault on the first
-// touch of every page: measured 40 % of a 4096 x 4096 transform at P = 2. They grow to the largest
-// slab transformed so far and are freed by dash::fft_release_scratch() or when the thread ends.
+// Internal: dash::fft's scratch buffers (the send and receive sides of its transposes, and a chunk
+// of transformed rows), kept between calls of a thread. Allocating them anew in every call costs a
+// page fault on the first touch of every page: measured 40 % of a 4096 x 4096 transform at P = 2.
+// They grow to the largest slab transformed so far and are freed by dash::fft_release_scratch() or when the thread ends.
 
 #include <cstddef>
 
@@ -13,6 +13,7 @@ namespace dash::detail {
 struct FftScratch {
   FftwBuffer send;
   FftwBuffer receive;
+  FftwBuffer rows;  // a chunk of transformed rows, and one of input
 };
 
 inline FftScratch& fft_scratch_of_this_thread() {
@@ -20,13 +21,19 @@ inline FftScratch& fft_scratch_of_this_thread() {
   return scratch;
 }
 
-// The calling thread's scratch, with room for `elements` complex doubles on each side.
-inline FftScratch& fft_scratch(std::size_t elements, const char* function) {
+// The calling thread's scratch, with room for `elements` complex doubles on each side of the
+// transposes and `row_elements` for chunks of rows.
+inline FftScratch& fft_scratch(std::size_t elements, std::size_t row_elements, const char* function) {
   FftScratch& scratch = fft_scratch_of_this_thread();
   if (scratch.send.size() < elements) {
-    scratch = FftScratch{};
+    scratch.send = FftwBuffer();  // the old buffers go first: never old and new at once
+    scratch.receive = FftwBuffer();
     scratch.send = FftwBuffer(elements, function);
     scratch.receive = FftwBuffer(elements, function);
+  }
+  if (scratch.rows.size() < row_elements) {
+    scratch.rows = FftwBuffer();
+    scratch.rows = FftwBuffer(row_elements, function);
   }
   return scratch;
 }
