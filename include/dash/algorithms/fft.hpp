@@ -340,10 +340,13 @@ void fft(const Matrix<std::complex<double>, N>& in, Matrix<std::complex<double>,
     rows_plan = detail::FftwPlan({{n1, width}, {width, 1}}, {{chunks.rows, n1 * width}}, aligned_input, rows, sign,
                                  flags | FFTW_PRESERVE_INPUT, function);
   }
+  // Transforms whose elements lie a page or more apart (3-D, n2 >= 256) are planned as for unaligned
+  // data: FFTW_ESTIMATE's plan for aligned ones ran 25 % slower (256^3 at P = 2: 260 against 210 ms).
+  const unsigned column_flags = flags | (width * sizeof(C) >= 4096 ? FFTW_UNALIGNED : 0U);
   detail::FftwPlansByAlignment column_plans;
   for (std::size_t tile = 0; tile < tiling.count; ++tile) {
     column_plans.add(slab + tile * tile_size, [&](C* data) {
-      return detail::FftwPlan({{n0, width}}, {{tiling.rows, n0 * width}, {width, 1}}, data, data, sign, flags,
+      return detail::FftwPlan({{n0, width}}, {{tiling.rows, n0 * width}, {width, 1}}, data, data, sign, column_flags,
                               function);
     });
   }
