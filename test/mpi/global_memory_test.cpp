@@ -2,6 +2,7 @@
 // Team::All() and on sub-teams. The same binary runs again with DASH_SHARED_MEMORY=0, where every
 // access to another unit takes the RMA path instead of load/store.
 
+#include <cstddef>
 #include <cstdint>
 #include <numeric>
 #include <vector>
@@ -54,6 +55,18 @@ TEST(GlobalSegment, EveryUnitReadsAndWritesEveryOther) {
   segment.barrier();
   const int left = (me() + P() - 1) % P();
   EXPECT_EQ(mine[left % 4], 1000 + left);
+}
+
+TEST(GlobalSegment, EveryUnitsMemoryStartsOnACacheLine) {
+  for (const std::size_t bytes : {std::size_t{1}, std::size_t{24}, std::size_t{4096}, std::size_t{1} << 20}) {
+    dash::GlobalSegment segment(Team::All(), bytes);
+    bool ok = reinterpret_cast<std::uintptr_t>(segment.local().data()) % 64 == 0;
+    for (int unit = 0; unit < P(); ++unit) {
+      const std::byte* direct = segment.direct(unit);
+      ok = ok && (direct == nullptr || reinterpret_cast<std::uintptr_t>(direct) % 64 == 0);
+    }
+    EXPECT_TRUE(dash::testing::on_all_ranks(ok)) << bytes << " bytes";
+  }
 }
 
 TEST(GlobalSegment, MembersOfASubTeamOnly) {
