@@ -9,8 +9,8 @@ namespace dash::comm {
 namespace {
 
 // Where each member's memory starts: a cache line, as SIMD loads and FFTW's aligned plans want.
-// Open MPI places the segments of a non-contiguous shared window only 8 bytes apart from one (a
-// block 264 bytes past a page), so every FFT of a dash::Matrix copied its input first.
+// Open MPI starts the segments of a non-contiguous shared window 8 bytes past one (264 bytes past a
+// page here), so every FFT of a dash::Matrix copied its input to aligned scratch first.
 constexpr std::uintptr_t memory_alignment = 64;
 
 std::byte* aligned(void* base) {

@@ -317,6 +317,11 @@ void apply_stencil_early(const HaloMatrix<T, N>& source, const std::array<std::s
     while (end < boxes.size() && same_rows(boxes[end])) {
       ++end;
     }
+    if (end - begin == 1) {  // alone in its rows: along its longest dimension
+      apply_stencil_box(source, boxes[begin], strides, target, weights, kernel);
+      begin = end;
+      continue;
+    }
     row.clear();
     for (std::size_t b = begin; b < end; ++b) {
       auto plan = box_lines(source, boxes[b], N - 1);
