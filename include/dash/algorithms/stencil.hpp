@@ -290,31 +290,24 @@ void apply_stencil_early(const HaloMatrix<T, N>& source, const std::array<std::s
     }
   }
   // Rows of boxes that share their extents in the other dimensions, west to east.
-  const auto row_key = [](const HaloBox<N>& box) {
-    std::array<std::size_t, 2 * N> key{};
+  const auto rows_of = [](const HaloBox<N>& box) {
+    std::array<std::size_t, 2 * (N - 1)> rows{};
     for (std::size_t d = 0; d + 1 < N; ++d) {
-      key[2 * d] = box.first[d];
-      key[2 * d + 1] = box.last[d];
+      rows[2 * d] = box.first[d];
+      rows[2 * d + 1] = box.last[d];
     }
-    key[2 * N - 2] = box.first[N - 1];
-    return key;
+    return rows;
   };
   std::erase_if(boxes, [](const HaloBox<N>& box) { return box.empty(); });
-  std::sort(boxes.begin(), boxes.end(), [&](const auto& a, const auto& b) { return row_key(a) < row_key(b); });
+  std::sort(boxes.begin(), boxes.end(), [&](const auto& a, const auto& b) {
+    return std::pair(rows_of(a), a.first[N - 1]) < std::pair(rows_of(b), b.first[N - 1]);
+  });
   const auto& points = source.stencil().points();
   std::vector<const T*> starts(points.size());
   std::vector<BoxLines<T, N>> row;
   for (std::size_t begin = 0; begin < boxes.size();) {
     std::size_t end = begin + 1;
-    const auto same_rows = [&](const HaloBox<N>& box) {
-      for (std::size_t d = 0; d + 1 < N; ++d) {
-        if (box.first[d] != boxes[begin].first[d] || box.last[d] != boxes[begin].last[d]) {
-          return false;
-        }
-      }
-      return true;
-    };
-    while (end < boxes.size() && same_rows(boxes[end])) {
+    while (end < boxes.size() && rows_of(boxes[end]) == rows_of(boxes[begin])) {
       ++end;
     }
     if (end - begin == 1) {  // alone in its rows: along its longest dimension
