@@ -26,8 +26,12 @@ struct Message {
 // message costs O(dimensions) and one prefix sum per line settles every link's load.
 class GridLinks {
 public:
-  explicit GridLinks(const Network& network)
-      : dims_(network.dims), wrap_(network.wrap), strides_(dims_.size(), 1), nodes_(network.grid_nodes()) {
+  GridLinks(const Network& network, GridRouting routing)
+      : dims_(network.dims),
+        wrap_(network.wrap),
+        routing_(routing),
+        strides_(dims_.size(), 1),
+        nodes_(network.grid_nodes()) {
     for (std::size_t k = dims_.size(); k-- > 1;) {
       strides_[k - 1] = strides_[k] * dims_[k];
     }
@@ -54,9 +58,13 @@ public:
           add_up(k, line, a, forward, blocks);
         } else if (2 * forward > d) {
           add_down(k, line, a, d - forward, blocks);
-        } else {  // half the ring: half each way
+        } else if (routing_ == GridRouting::adaptive) {  // half the ring: half each way
           add_up(k, line, a, forward, blocks / 2);
           add_down(k, line, a, forward, blocks / 2);
+        } else if (2 * a == d) {  // half the ring from the middle coordinate: down
+          add_down(k, line, a, forward, blocks);
+        } else {
+          add_up(k, line, a, forward, blocks);
         }
       }
       current = line + b * strides_[k];
@@ -140,6 +148,7 @@ private:
 
   std::vector<int> dims_;
   std::vector<bool> wrap_;
+  GridRouting routing_;
   std::vector<int> strides_;
   int nodes_;
   std::vector<std::vector<double>> up_;
@@ -161,6 +170,10 @@ void check(const CollectiveShape& shape, const Network& network, const NetworkCo
     throw invalid_argument(function, "options.multi_port_efficiency", options.multi_port_efficiency,
                            "a fraction in (0, 1]");
   }
+  if (options.grid_routing != GridRouting::adaptive && options.grid_routing != GridRouting::deterministic) {
+    throw invalid_argument(function, "options.grid_routing", static_cast<int>(options.grid_routing),
+                           "GridRouting::adaptive or GridRouting::deterministic");
+  }
 }
 
 // Stage-by-stage bandwidth loads; scratch arrays are kept across stages.
@@ -170,7 +183,7 @@ public:
       : network_(network), options_(options), sent_(static_cast<std::size_t>(nodes)), received_(sent_.size()),
         sends_(sent_.size()), receives_(sent_.size()) {
     if (network.kind == NetworkKind::grid) {
-      links_.emplace(network);
+      links_.emplace(network, options.grid_routing);
     } else if (network.kind == NetworkKind::clos) {
       const int leaves = (nodes + network.nodes_per_leaf - 1) / network.nodes_per_leaf;
       leaving_.assign(static_cast<std::size_t>(leaves), 0.0);
@@ -211,7 +224,8 @@ public:
     if (links_) {
       const double links = links_->take_max_load();
       const double routed = options_.multi_port ? links : std::max(links, busiest_node);
-      load = permutation ? std::min(routed, links_->bisection_bound(largest)) : routed;
+      const bool adaptive = options_.grid_routing == GridRouting::adaptive;
+      load = permutation && adaptive ? std::min(routed, links_->bisection_bound(largest)) : routed;
     } else if (network_.kind == NetworkKind::clos) {
       const double uplinks = network_.bisection * network_.nodes_per_leaf;
       load = std::max(busiest_node, take_max(leaving_, entering_) / uplinks);

@@ -15,7 +15,8 @@
 // Next to each of our times, rank 0 writes the congestion-aware cost model's prediction (network_cost.hpp) for
 // the same schedules on the network of DASH_TOPOLOGY, in seconds with DASH_COST_MODEL's alpha (per start-up)
 // and beta (per byte on a link); multi-port buckets use all links of a node, the six-way one at 93% (seed 000
-// §2.11).
+// §2.11). Tori are priced with GridRouting::deterministic, since SimGrid routes them on fixed paths (half a ring
+// one way, no adaptive routing of permutations).
 
 #include <algorithm>
 #include <chrono>
@@ -274,6 +275,7 @@ nlohmann::json predict(const OperationInfo& info, const std::string& name, std::
     return nullptr;
   }
   dash::comm::NetworkCostOptions options;
+  options.grid_routing = dash::comm::GridRouting::deterministic;  // SimGrid's torus paths are fixed
   if (name.ends_with("_3way") || name.ends_with("_6way")) {
     options.multi_port = true;
     options.multi_port_efficiency = name.ends_with("_6way") ? 0.93 : 1.0;

@@ -14,7 +14,8 @@
 //   - grid (torus or mesh): messages follow dimension-ordered shortest paths, the fastest-varying
 //     (last) dimension first; grids number nodes row-major like MPI_Cart_create, so the seed's X
 //     (fastest) is our last dimension and its XxYxZ torus is our dims {Z, Y, X}. On a wrapped
-//     dimension a transfer of exactly half the ring goes half each way. One port (the default):
+//     dimension a transfer of exactly half the ring goes half each way (GridRouting::adaptive) or
+//     one way (GridRouting::deterministic, below). One port (the default):
 //     a node also sends and receives one message at a time, so its blocks sent and received
 //     bound the stage as well; multi-port: each of its links is a port.
 //
@@ -30,6 +31,11 @@
 // an XOR along one dimension of extent d with at most m·d/4 (torus) or m·d/2 (mesh), never more
 // than the bound. On the 8x8x8 torus the bound is m·8/4 = 2m, the seed's n∛P/4.
 //
+// GridRouting::deterministic drops both adaptive-routing assumptions, for networks whose paths are
+// fixed, such as SimGrid's torus (sim/): every message keeps its dimension-ordered path, a transfer of
+// half a ring goes up the dimension (towards higher coordinates) except from coordinate d/2, which
+// goes down (SimGrid's TorusZone rule), and permutation stages cost their routed load.
+//
 // Self-messages cost a start-up but load no link.
 
 #include <vector>
@@ -40,6 +46,12 @@
 
 namespace dash::comm {
 
+// How messages cross a grid (see the header comment).
+enum class GridRouting {
+  adaptive,       // the seed's BG/P: half rings split over both ways, permutations at the bisection bound
+  deterministic,  // fixed dimension-ordered paths: half rings one way, every stage at its routed load
+};
+
 struct NetworkCostOptions {
   // A node drives all its links at once (the multi-port bucket algorithms on a torus); otherwise
   // it sends one message and receives one at a time. Flat and Clos nodes have one link either way.
@@ -47,6 +59,7 @@ struct NetworkCostOptions {
   // Multi-port bandwidth lost to the router (the seed's 0.93 for six ports on BG/P): with
   // multi_port, δ_multiport = δ / multi_port_efficiency, in (0, 1].
   double multi_port_efficiency = 1.0;
+  GridRouting grid_routing = GridRouting::adaptive;
 };
 
 struct NetworkCostTerms {
@@ -57,8 +70,8 @@ struct NetworkCostTerms {
 
 // Costs the schedules of all shape.size ranks (`schedule_of(rank)`) of one collective on
 // `network`. Throws dash::InvalidArgument for a grid whose node count differs from shape.size, a
-// Clos network without nodes per leaf or with µ outside (0, 1], an efficiency outside (0, 1], or
-// a message to a peer outside the group.
+// Clos network without nodes per leaf or with µ outside (0, 1], an efficiency outside (0, 1], an
+// unknown grid routing, or a message to a peer outside the group.
 NetworkCostTerms network_cost(const CollectiveShape& shape, const schedule::ScheduleOfRank& schedule_of,
                               const Network& network, const NetworkCostOptions& options = {});
 
