@@ -72,6 +72,19 @@ NetworkCostTerms ordered_allgather_cost(const Network& network, std::span<const 
 // ---------------------------------------------------------------------------------------------
 // Small networks, counted by hand.
 
+// A transpose of an 8x8 grid: (row, column) sends one block to (column, row).
+std::vector<Message> transpose_8x8() {
+  std::vector<Message> transpose;
+  for (int row = 0; row < 8; ++row) {
+    for (int column = 0; column < 8; ++column) {
+      if (row != column) {
+        transpose.push_back({8 * row + column, 8 * column + row, 1});
+      }
+    }
+  }
+  return transpose;
+}
+
 TEST(NetworkCost, FlatChargesTheBusiestNodesSendsOrReceives) {
   // Rank 0 sends 3 + 2 blocks; rank 3 receives 4 + 2.
   const std::vector<Message> stage = {{0, 1, 3}, {0, 2, 2}, {1, 3, 4}, {2, 3, 2}};
@@ -143,14 +156,7 @@ TEST(NetworkCost, ChargesPermutationsAtMostTheBisectionTime) {
   // A transpose of an 8x8 mesh, routed last dimension first, gathers row 0's 7 messages on the
   // link into (0,0); through the narrowest bisection (8 links each way) any permutation of 64
   // one-block messages takes 64/16 = 4.
-  std::vector<Message> transpose;
-  for (int row = 0; row < 8; ++row) {
-    for (int column = 0; column < 8; ++column) {
-      if (row != column) {
-        transpose.push_back({8 * row + column, 8 * column + row, 1});
-      }
-    }
-  }
+  const std::vector<Message> transpose = transpose_8x8();
   EXPECT_EQ(cost_of_stage(64, transpose, parse_network("mesh:8x8")).link_blocks, 4);
   // The same messages as one rank's fan-out are no permutation: routed, 7 blocks through one port.
   std::vector<Message> fan_out;
@@ -184,14 +190,7 @@ TEST(NetworkCost, DeterministicRoutingSendsHalfRingsOneWay) {
 TEST(NetworkCost, DeterministicRoutingChargesPermutationsTheirRoutedLoad) {
   // The 8x8 mesh transpose of ChargesPermutationsAtMostTheBisectionTime: 7 blocks on the link into
   // (0,0) as routed, no bisection bound.
-  std::vector<Message> transpose;
-  for (int row = 0; row < 8; ++row) {
-    for (int column = 0; column < 8; ++column) {
-      if (row != column) {
-        transpose.push_back({8 * row + column, 8 * column + row, 1});
-      }
-    }
-  }
+  const std::vector<Message> transpose = transpose_8x8();
   const NetworkCostOptions fixed{.grid_routing = GridRouting::deterministic};
   EXPECT_EQ(cost_of_stage(64, transpose, parse_network("mesh:8x8"), fixed).link_blocks, 7);
 }
