@@ -62,6 +62,27 @@ Value parse_choice(const char* variable, const std::array<std::pair<std::string_
                          std::string_view(raw), expected);
 }
 
+// Looks `variable` up as a number of bytes of at least `minimum`; unset keeps `fallback`.
+std::size_t parse_bytes(const char* variable, std::size_t minimum, std::size_t fallback) {
+  const char* raw = std::getenv(variable);
+  if (raw == nullptr) {
+    return fallback;
+  }
+  const std::string text(raw);
+  std::size_t parsed = 0;
+  std::size_t used = 0;
+  try {
+    parsed = std::stoull(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used == 0 || used != text.size() || text.front() == '-' || parsed < minimum) {
+    throw invalid_argument("dash::init", std::string("environment variable ") + variable, std::string_view(raw),
+                           "a number of bytes >= " + std::to_string(minimum));
+  }
+  return parsed;
+}
+
 template <class Value, std::size_t N>
 std::string_view name_of(Value value, const std::array<std::pair<std::string_view, Value>, N>& table) {
   for (const auto& [name, choice] : table) {
@@ -83,21 +104,8 @@ Config config_from_environment() {
   config.shared_memory_access = parse_choice("DASH_SHARED_MEMORY", switches, config.shared_memory_access);
   config.single_copy = parse_choice("DASH_SINGLE_COPY", switches, config.single_copy);
   config.sort_trace = parse_choice("DASH_SORT_TRACE", switches, config.sort_trace);
-  if (const char* raw = std::getenv("DASH_TABLE_WINDOW_BYTES"); raw != nullptr) {
-    const std::string text(raw);
-    std::size_t parsed = 0;
-    std::size_t used = 0;
-    try {
-      parsed = std::stoull(text, &used);
-    } catch (const std::exception&) {
-      used = 0;
-    }
-    if (used == 0 || used != text.size() || text.front() == '-' || parsed < 4096) {
-      throw invalid_argument("dash::init", "environment variable DASH_TABLE_WINDOW_BYTES", std::string_view(raw),
-                             "a number of bytes >= 4096");
-    }
-    config.table_window_bytes = parsed;
-  }
+  config.table_window_bytes = parse_bytes("DASH_TABLE_WINDOW_BYTES", 4096, config.table_window_bytes);
+  config.streaming_store_bytes = parse_bytes("DASH_STREAMING_STORE_BYTES", 1, config.streaming_store_bytes);
   if (const char* raw = std::getenv("DASH_NODE_SIZE"); raw != nullptr) {
     const std::string text(raw);
     int parsed = 0;
@@ -141,7 +149,7 @@ const std::vector<std::string_view>& known_variables() {
       "DASH_COLL_SCATTER",   "DASH_COLL_ALLGATHER", "DASH_COLL_REDUCE_SCATTER", "DASH_COLL_ALLTOALL",
       "DASH_COLL_SCAN",      "DASH_COLL_EXSCAN",    "DASH_COLL_BARRIER",        "DASH_COLL_NEIGHBOR_ALLTOALL",
       "DASH_TABLE_WINDOW_BYTES", "DASH_SHARED_MEMORY", "DASH_SINGLE_COPY", "DASH_SORT_TRACE", "DASH_TOPOLOGY",
-      "DASH_NODE_SIZE"};
+      "DASH_NODE_SIZE", "DASH_STREAMING_STORE_BYTES"};
   return names;
 }
 

@@ -121,7 +121,7 @@ std::uint32_t shared_memory_segments(Coll collective, const CallFacts& facts, bo
       hierarchical ? detail::hierarchical_chunk_elements(collective, detail::node_hierarchy().nodes, element_bytes)
                    : detail::shared_memory_chunk_elements(collective, facts.size, element_bytes);
   const std::size_t in_place =
-      hierarchical ? 0 : detail::in_place_chunk_elements(collective, facts.bytes, element_bytes);
+      hierarchical ? 0 : detail::in_place_chunk_elements(collective, facts.bytes, element_bytes, facts.size);
   if (in_place > 0) {
     per_chunk = in_place;
   } else if (collective == Coll::bcast && per_chunk > 0) {

@@ -9,6 +9,7 @@
 #include <dash/comm/detail/collective_arena.hpp>
 #include <dash/comm/detail/launch.hpp>
 #include <dash/comm/detail/node_hierarchy.hpp>
+#include <dash/comm/detail/streaming_copy.hpp>
 #include <dash/comm/environment.hpp>
 #include <dash/comm/locality.hpp>
 
@@ -74,9 +75,9 @@ constexpr std::size_t single_copy_bytes = std::size_t{16} * 1024;
 constexpr std::size_t in_place_chunk_bytes = std::size_t{1} << 20;
 
 // Whether a run reads the others' buffers in place. Every process decides alike (uniform counts).
-bool reads_in_place(const SharedMemoryCall& call) noexcept {
+bool reads_in_place(const SharedMemoryCall& call, int size) noexcept {
   return !call.hierarchical &&
-         in_place_chunk_elements(call.collective, call.elements * call.element_size, call.element_size) > 0;
+         in_place_chunk_elements(call.collective, call.elements * call.element_size, call.element_size, size) > 0;
 }
 
 // Whether a run's chunks fit the arena's lines: a single node's broadcast, allgather or allreduce
@@ -97,7 +98,8 @@ public:
         rank_(call.hierarchical ? node_hierarchy().node_rank : group.rank()),
         chunks_(call.segments),
         first_ticket_(arena_.take_tickets(call.segments)),
-        in_place_(reads_in_place(call)),
+        in_place_(reads_in_place(call, size_)),
+        streams_(!call.hierarchical && streams_output(call.collective, call.elements * call.element_size, size_)),
         ring_(fits_lines(call) || in_place_ ? Ring::lines : Ring::slots),
         check_(std::move(check)),
         layout_{call.element_size, call.elements, call.segments, nullptr} {
@@ -196,6 +198,15 @@ private:
   }
 
   std::uint64_t ticket(std::uint32_t chunk) const noexcept { return first_ticket_ + chunk; }
+
+  // Copies into the output: around the caches when the run streams (streams_output).
+  void copy_out(std::byte* to, const std::byte* from, std::size_t bytes) const noexcept {
+    if (streams_) {
+      streaming_copy(to, from, bytes);
+    } else {
+      copy_bytes(to, from, bytes);
+    }
+  }
 
   // Output blocks of one contribution (allreduce, reduce_scatter, bcast) become final chunk by chunk,
   // so a count stands for the list; allgather and alltoall blocks come from every process.
@@ -447,7 +458,7 @@ private:
         }
         const std::byte* chunk = call_.input + layout_.offset(staged_);
         copy_bytes(slot, chunk, count * e);
-        copy_bytes(call_.output + offset(layout_, static_cast<std::uint32_t>(rank_), staged_), chunk, count * e);
+        copy_out(call_.output + offset(layout_, static_cast<std::uint32_t>(rank_), staged_), chunk, count * e);
         arrivals_.push_back(static_cast<std::uint32_t>(rank_) * chunks_ + staged_);
         break;
       }
@@ -518,7 +529,7 @@ private:
         if (in_place_ && r != rank_) {
           read_lent(r, t, offset(layout_, me, reduced_), block, count * e);
         } else {
-          copy_bytes(block, r == rank_ ? call_.input + offset(layout_, me, reduced_) : slice_for_me(r, t), count * e);
+          copy_out(block, r == rank_ ? call_.input + offset(layout_, me, reduced_) : slice_for_me(r, t), count * e);
         }
         arrivals_.push_back(source * chunks_ + reduced_);
       }
@@ -642,7 +653,7 @@ private:
               if (in_place_) {
                 read_lent(other, t, layout_.offset(consumed_), block, count * e);
               } else {
-                copy_bytes(block, arena_.slot(other, t, ring_), count * e);
+                copy_out(block, arena_.slot(other, t, ring_), count * e);
               }
               arrivals_.push_back(contribution * chunks_ + consumed_);
             }
@@ -664,7 +675,7 @@ private:
           if (in_place_) {
             read_lent(call_.root, t, layout_.offset(consumed_), chunk, count * e);
           } else {
-            copy_bytes(chunk, arena_.slot(call_.root, t, ring_), count * e);
+            copy_out(chunk, arena_.slot(call_.root, t, ring_), count * e);
           }
           ++final_chunks_;
         }
@@ -687,6 +698,8 @@ private:
   // The others read this run's chunks straight from the lender's buffer (reads_in_place); the lines
   // carry the buffers' addresses, and a lender finishes once released_.
   bool in_place_;
+  // Outputs far larger than the caches are written with streaming stores (streams_output).
+  bool streams_;
   bool released_ = true;
   Ring ring_;
   std::unique_ptr<PendingUniformCheck> check_;
@@ -726,9 +739,16 @@ bool runs_hierarchically(Coll collective) noexcept {
          collective == Coll::bcast;
 }
 
-std::size_t in_place_chunk_elements(Coll collective, std::size_t bytes, std::size_t element_size) noexcept {
+bool streams_output(Coll collective, std::size_t bytes, int size) noexcept {
+  const std::size_t output = collective == Coll::bcast ? bytes : bytes * static_cast<std::size_t>(size);
+  const bool copies_out = collective == Coll::bcast || collective == Coll::allgather || collective == Coll::alltoall;
+  return copies_out && output >= config().streaming_store_bytes;
+}
+
+std::size_t in_place_chunk_elements(Coll collective, std::size_t bytes, std::size_t element_size, int size) noexcept {
   const CollectiveArena* arena = collective_arena();
-  if (arena == nullptr || !arena->single_copy() || bytes < single_copy_bytes || element_size > in_place_chunk_bytes) {
+  if (arena == nullptr || !arena->single_copy() || bytes < single_copy_bytes || element_size > in_place_chunk_bytes ||
+      streams_output(collective, bytes, size)) {
     return 0;
   }
   switch (collective) {

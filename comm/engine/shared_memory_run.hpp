@@ -64,12 +64,18 @@ struct SharedMemoryCall {
 bool runs_in_shared_memory(Coll collective) noexcept;
 bool runs_hierarchically(Coll collective) noexcept;
 
-// Elements per chunk of a single node's call whose processes read each other's buffers in place
-// (one copy with process_vm_readv instead of staging each chunk in the arena), or 0 if it stages:
-// allgather and alltoall from 16 KiB per contribution, bcast from 16 KiB to 1 MiB, where the
+// Elements per chunk of a single node's call of `size` processes whose processes read each other's
+// buffers in place (one copy with process_vm_readv instead of staging each chunk in the arena), or
+// 0 if it stages: allgather and alltoall from 16 KiB per contribution up to streaming outputs
+// (streams_output), bcast from 16 KiB to 1 MiB, where the
 // arena allows cross-memory reads. Larger broadcasts stage in pipelined chunks, which keeps the
 // root copying while the others copy out: faster than one process reading it all.
-std::size_t in_place_chunk_elements(Coll collective, std::size_t bytes, std::size_t element_size) noexcept;
+std::size_t in_place_chunk_elements(Coll collective, std::size_t bytes, std::size_t element_size, int size) noexcept;
+
+// Whether a single node's call of `size` processes with contributions of `bytes` writes its output
+// with streaming stores: allgather, alltoall and bcast whose output per process reaches
+// DASH_STREAMING_STORE_BYTES (docs/collectives.md, "Streaming stores"). Such calls stage.
+bool streams_output(Coll collective, std::size_t bytes, int size) noexcept;
 
 // Elements of a contribution one chunk may hold, for a group of `size` processes (0: an element
 // does not fit a slot).

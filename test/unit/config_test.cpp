@@ -94,6 +94,26 @@ TEST(Config, TableWindowBytesIsANumberOfAtLeastAPage) {
   }
 }
 
+TEST(Config, StreamingStoreBytesIsAPositiveNumberOf32MiBByDefault) {
+  unsetenv("DASH_STREAMING_STORE_BYTES");
+  EXPECT_EQ(dash::comm::config_from_environment().streaming_store_bytes, std::size_t{32} << 20);
+  {
+    const ScopedEnv set("DASH_STREAMING_STORE_BYTES", "1");
+    EXPECT_EQ(dash::comm::config_from_environment().streaming_store_bytes, 1u);
+  }
+  for (const char* bad : {"", "0", "1M", "-5"}) {
+    const ScopedEnv set("DASH_STREAMING_STORE_BYTES", bad);
+    try {
+      dash::comm::config_from_environment();
+      FAIL() << "no exception for '" << bad << "'";
+    } catch (const dash::InvalidArgument& error) {
+      EXPECT_EQ(std::string(error.what()), std::string("dash::init: invalid argument 'environment variable "
+                                                       "DASH_STREAMING_STORE_BYTES' = '") +
+                                               bad + "'; expected a number of bytes >= 1");
+    }
+  }
+}
+
 TEST(Config, ReportsUnknownDashVariables) {
   const ScopedEnv typo("DASH_LOG_LEVLE", "info");
   const std::vector<std::string> unknown = dash::comm::unknown_dash_variables();

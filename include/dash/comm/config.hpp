@@ -35,6 +35,10 @@ struct Config {
   // DASH_SINGLE_COPY=0: the node's shared-memory collectives stage every chunk in the arena even
   // where a reader could copy it straight from the other process's buffer (process_vm_readv).
   bool single_copy = true;
+  // DASH_STREAMING_STORE_BYTES: the node's shared-memory allgather, alltoall and broadcast write an
+  // output of at least this many bytes per process with non-temporal stores (staging it rather
+  // than reading in place, since the kernel's copy cannot stream).
+  std::size_t streaming_store_bytes = std::size_t{32} << 20;
   // DASH_SORT_TRACE=1: dash::sort prints each unit's phase times and splitter rounds.
   bool sort_trace = false;
   // DASH_TABLE_WINDOW_BYTES: memory per process for the rows of distributed team tables.
