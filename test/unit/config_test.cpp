@@ -1,4 +1,6 @@
+#include <cstddef>
 #include <cstdlib>
+#include <initializer_list>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -74,44 +76,37 @@ TEST(Config, SingleCopyIsASwitchOnByDefault) {
   expect_switch("DASH_SINGLE_COPY", &dash::comm::Config::single_copy, true, "off");
 }
 
-TEST(Config, TableWindowBytesIsANumberOfAtLeastAPage) {
-  unsetenv("DASH_TABLE_WINDOW_BYTES");
-  EXPECT_EQ(dash::comm::config_from_environment().table_window_bytes, std::size_t{1} << 20);
+// A byte-count variable: its default when unset, a valid value, and each malformed value's exact error.
+void expect_bytes(const char* variable, std::size_t dash::comm::Config::*field, std::size_t by_default,
+                  const char* valid, std::size_t parsed, std::initializer_list<const char*> malformed,
+                  const std::string& expected) {
+  SCOPED_TRACE(variable);
+  unsetenv(variable);
+  EXPECT_EQ(dash::comm::config_from_environment().*field, by_default);
   {
-    const ScopedEnv set("DASH_TABLE_WINDOW_BYTES", "65536");
-    EXPECT_EQ(dash::comm::config_from_environment().table_window_bytes, 65536u);
+    const ScopedEnv set(variable, valid);
+    EXPECT_EQ(dash::comm::config_from_environment().*field, parsed);
   }
-  for (const char* bad : {"", "12k", "-1", "100", "lots"}) {
-    const ScopedEnv set("DASH_TABLE_WINDOW_BYTES", bad);
+  for (const char* bad : malformed) {
+    const ScopedEnv set(variable, bad);
     try {
       dash::comm::config_from_environment();
       FAIL() << "no exception for '" << bad << "'";
     } catch (const dash::InvalidArgument& error) {
-      EXPECT_EQ(std::string(error.what()), std::string("dash::init: invalid argument 'environment variable "
-                                                       "DASH_TABLE_WINDOW_BYTES' = '") +
-                                               bad + "'; expected a number of bytes >= 4096");
+      EXPECT_EQ(std::string(error.what()), std::string("dash::init: invalid argument 'environment variable ") +
+                                               variable + "' = '" + bad + "'; expected " + expected);
     }
   }
 }
 
+TEST(Config, TableWindowBytesIsANumberOfAtLeastAPage) {
+  expect_bytes("DASH_TABLE_WINDOW_BYTES", &dash::comm::Config::table_window_bytes, std::size_t{1} << 20, "65536",
+               65536, {"", "12k", "-1", "100", "lots"}, "a number of bytes >= 4096");
+}
+
 TEST(Config, StreamingStoreBytesIsAPositiveNumberOf32MiBByDefault) {
-  unsetenv("DASH_STREAMING_STORE_BYTES");
-  EXPECT_EQ(dash::comm::config_from_environment().streaming_store_bytes, std::size_t{32} << 20);
-  {
-    const ScopedEnv set("DASH_STREAMING_STORE_BYTES", "1");
-    EXPECT_EQ(dash::comm::config_from_environment().streaming_store_bytes, 1u);
-  }
-  for (const char* bad : {"", "0", "1M", "-5"}) {
-    const ScopedEnv set("DASH_STREAMING_STORE_BYTES", bad);
-    try {
-      dash::comm::config_from_environment();
-      FAIL() << "no exception for '" << bad << "'";
-    } catch (const dash::InvalidArgument& error) {
-      EXPECT_EQ(std::string(error.what()), std::string("dash::init: invalid argument 'environment variable "
-                                                       "DASH_STREAMING_STORE_BYTES' = '") +
-                                               bad + "'; expected a number of bytes >= 1");
-    }
-  }
+  expect_bytes("DASH_STREAMING_STORE_BYTES", &dash::comm::Config::streaming_store_bytes, std::size_t{32} << 20, "1",
+               1, {"", "0", "1M", "-5"}, "a number of bytes >= 1");
 }
 
 TEST(Config, ReportsUnknownDashVariables) {
