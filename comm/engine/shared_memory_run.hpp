@@ -64,12 +64,12 @@ struct SharedMemoryCall {
 bool runs_in_shared_memory(Coll collective) noexcept;
 bool runs_hierarchically(Coll collective) noexcept;
 
-// Elements per chunk of a single node's call of `size` processes whose processes read each other's
-// buffers in place (one copy with process_vm_readv instead of staging each chunk in the arena), or
-// 0 if it stages: allgather and alltoall from 16 KiB per contribution up to streaming outputs
-// (streams_output), bcast from 16 KiB to 1 MiB, where the
-// arena allows cross-memory reads. Larger broadcasts stage in pipelined chunks, which keeps the
-// root copying while the others copy out: faster than one process reading it all.
+// Elements per chunk of a single node's call of `size` processes that read each other's buffers in
+// place (one copy with process_vm_readv instead of staging each chunk in the arena), or 0 if it
+// stages: allgather and alltoall from 16 KiB per contribution unless their output streams
+// (streams_output), bcast from 16 KiB to 1 MiB, where the arena allows cross-memory reads. Larger
+// broadcasts stage in pipelined chunks, which keeps the root copying while the others copy out:
+// faster than one process reading it all.
 std::size_t in_place_chunk_elements(Coll collective, std::size_t bytes, std::size_t element_size, int size) noexcept;
 
 // Whether a single node's call of `size` processes with contributions of `bytes` writes its output
