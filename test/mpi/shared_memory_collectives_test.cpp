@@ -508,4 +508,19 @@ TEST(SharedMemoryCollectives, RefusalsNameTheReason) {
   }
 }
 
+// A staged broadcast longer than the four slots moves chunks of at most 64 KiB, so that its readers
+// start early; a shorter one still takes a chunk per slot (docs/collectives.md).
+TEST(SharedMemoryCollectives, StagedBroadcastsPipelineInShortChunks) {
+  constexpr std::size_t chunk = 64 * 1024;
+  for (const std::size_t bytes : {std::size_t{2} << 20, (std::size_t{3} << 20) + 5}) {
+    for (const dash::comm::Candidate& candidate : dash::comm::explain(Coll::bcast, bytes, Group::world()).candidates) {
+      if (candidate.algorithm == "shared_memory") {
+        ASSERT_TRUE(candidate.unfit.empty()) << candidate.unfit;
+        EXPECT_EQ(candidate.segments, (bytes + chunk - 1) / chunk) << bytes << " bytes";
+        EXPECT_LE(candidate.block_bytes, chunk) << bytes << " bytes";
+      }
+    }
+  }
+}
+
 }  // namespace
