@@ -17,10 +17,12 @@
 #include <dash/comm/detail/algorithm_costs.hpp>
 #include <dash/comm/detail/collective_arena.hpp>
 #include <dash/comm/detail/launch.hpp>
+#include <dash/comm/detail/local_failure_report.hpp>
 #include <dash/comm/detail/node_hierarchy.hpp>
 #include <dash/comm/environment.hpp>
 #include <dash/comm/exception.hpp>
 #include <dash/comm/locality.hpp>
+#include <dash/comm/log.hpp>
 #include <dash/comm/network_cost.hpp>
 #include <dash/comm/schedule/allgather.hpp>
 #include <dash/comm/schedule/allreduce.hpp>
@@ -927,6 +929,35 @@ std::shared_ptr<const Plan> cached_plan(const PlanKey& key, const CollectiveShap
   return plan;
 }
 
+namespace {
+
+std::uint64_t checks_started = 0;
+
+constexpr std::string_view compared_arguments = "collective arguments (operation, root, count, algorithm, grid)";
+
+// The digest a member whose call failed its local checks compares: the others' calls, whatever
+// their arguments, see a difference (unless their digest hits this one value by chance).
+constexpr std::uint64_t failed_call_digest = 0x6661696c65642121;
+
+}  // namespace
+
+std::uint64_t argument_checks_started() noexcept { return checks_started; }
+
+void report_failed_call(std::string_view function, const Group& group) noexcept {
+  ++checks_started;  // an enclosing front end must not report the call again
+  try {
+    PendingUniformCheck check(failed_call_digest, std::string(function), std::string(compared_arguments), "", group);
+    try {
+      while (!check.test()) {
+      }
+    } catch (const InvalidArgument&) {
+      // The others passed a valid call: the difference is the point. The caller's own error says more.
+    }
+  } catch (const std::exception& error) {
+    log(LogLevel::error, function, ": could not tell the other members that this call failed: ", error.what());
+  }
+}
+
 // The cross-rank comparison of the call's arguments over the group's members in builds with
 // DASH_CROSS_RANK_CHECKS, else null.
 std::unique_ptr<PendingUniformCheck> start_argument_check(const CollectiveCall& call, const Group& group,
@@ -937,6 +968,7 @@ std::unique_ptr<PendingUniformCheck> start_argument_check(const CollectiveCall& 
     if (call.internal) {
       return nullptr;
     }
+    ++checks_started;
     const bool variable_sizes = call.input_sizes || call.output_sizes;
     const UniformArguments arguments{static_cast<std::uint64_t>(call.collective),
                                      call.root,
@@ -945,8 +977,7 @@ std::unique_ptr<PendingUniformCheck> start_argument_check(const CollectiveCall& 
                                      variable_sizes ? 0 : call.elements,
                                      detail::fnv1a_digest(options.algorithm.data(), options.algorithm.size()),
                                      grid_digest(call.grid.get())};
-    return start_uniform_check(arguments, call.function, "collective arguments (operation, root, count, algorithm, grid)",
-                               group);
+    return start_uniform_check(arguments, call.function, compared_arguments, group);
   }
   return nullptr;
 }

@@ -19,6 +19,7 @@ namespace detail {
 template <class Mode, class In, class Out>
 auto allgatherv_as(const In& in, Out&& out, std::span<const std::size_t> counts, const Group& group,
                    const Options& options) {
+  const detail::LocalFailureReport report("dash::comm::allgatherv", group);
   using T = detail::element_of<Out>;
   detail::require_transferable<T>();
   const auto input = detail::view_of<T>(in);

@@ -11,6 +11,7 @@ namespace detail {
 
 template <class Mode, class In, class Out, class Op>
 auto allreduce_as(const In& in, Out&& out, const Op& op, const Group& group, const Options& options) {
+  const detail::LocalFailureReport report("dash::comm::allreduce", group);
   using T = detail::element_of<Out>;
   detail::require_transferable<T>();
   static_assert(ReductionFor<Op, T>, "dash::comm::allreduce: the operation must combine two T into a T");

@@ -11,6 +11,7 @@ namespace detail {
 
 template <class Mode, class In, class Out>
 auto alltoall_as(const In& in, Out&& out, const Group& group, const Options& options) {
+  const detail::LocalFailureReport report("dash::comm::alltoall", group);
   using T = detail::element_of<Out>;
   detail::require_transferable<T>();
   const auto input = detail::view_of<T>(in);

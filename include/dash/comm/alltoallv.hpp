@@ -18,6 +18,7 @@ namespace detail {
 template <class Mode, class In, class Out>
 auto alltoallv_as(const In& in, std::span<const std::size_t> send_counts, Out&& out,
                   std::span<const std::size_t> receive_counts, const Group& group, const Options& options) {
+  const detail::LocalFailureReport report("dash::comm::alltoallv", group);
   using T = detail::element_of<Out>;
   detail::require_transferable<T>();
   const auto input = detail::view_of<T>(in);

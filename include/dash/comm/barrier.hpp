@@ -14,6 +14,7 @@ namespace detail {
 
 template <class Mode>
 auto barrier_as(const Group& group, const Options& options) {
+  const detail::LocalFailureReport report("dash::comm::barrier", group);
   auto call = detail::make_call("dash::comm::barrier", Coll::barrier, 0, true);
   call.elements = 0;
   return detail::issue<Mode, std::byte, bit_or>(call, std::span<const std::byte>(), std::span<std::byte>(), nullptr,

@@ -13,6 +13,7 @@ namespace detail {
 
 template <class Mode, class Buf>
 auto bcast_as(Buf&& buf, int root, const Group& group, const Options& options) {
+  const detail::LocalFailureReport report("dash::comm::bcast", group);
   using T = detail::element_of<Buf>;
   detail::require_transferable<T>();
   const auto buffer = detail::mutable_view_of<T>(buf);

@@ -11,6 +11,7 @@ namespace detail {
 
 template <class Mode, class In, class Out>
 auto gather_as(const In& in, Out&& out, int root, const Group& group, const Options& options) {
+  const detail::LocalFailureReport report("dash::comm::gather", group);
   using T = detail::element_of<Out>;
   detail::require_transferable<T>();
   const auto input = detail::view_of<T>(in);

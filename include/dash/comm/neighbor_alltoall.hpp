@@ -18,6 +18,7 @@ namespace detail {
 template <class Mode, class In, class Out>
 auto neighbor_alltoall_as(const In& in, Out&& out, const CartesianGrid& grid, const Group& group,
                           const Options& options) {
+  const detail::LocalFailureReport report("dash::comm::neighbor_alltoall", group);
   using T = detail::element_of<Out>;
   constexpr const char* function = "dash::comm::neighbor_alltoall";
   detail::require_transferable<T>();

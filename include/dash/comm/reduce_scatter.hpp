@@ -19,6 +19,7 @@ namespace detail {
 template <class Mode, class In, class Out, class Op>
 auto reduce_scatter_as(const In& in, std::span<const std::size_t> counts, Out&& out, const Op& op, const Group& group,
                        const Options& options) {
+  const detail::LocalFailureReport report("dash::comm::reduce_scatter", group);
   using T = detail::element_of<Out>;
   detail::require_transferable<T>();
   static_assert(ReductionFor<Op, T>, "dash::comm::reduce_scatter: the operation must combine two T into a T");

@@ -12,6 +12,7 @@ namespace detail {
 
 template <class Mode, class In, class Out, class Op>
 auto reduce_scatter_block_as(const In& in, Out&& out, const Op& op, const Group& group, const Options& options) {
+  const detail::LocalFailureReport report("dash::comm::reduce_scatter_block", group);
   using T = detail::element_of<Out>;
   detail::require_transferable<T>();
   static_assert(ReductionFor<Op, T>, "dash::comm::reduce_scatter_block: the operation must combine two T into a T");

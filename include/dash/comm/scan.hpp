@@ -11,6 +11,7 @@ namespace detail {
 
 template <class Mode, class In, class Out, class Op>
 auto scan_as(const In& in, Out&& out, const Op& op, const Group& group, const Options& options) {
+  const detail::LocalFailureReport report("dash::comm::scan", group);
   using T = detail::element_of<Out>;
   detail::require_transferable<T>();
   static_assert(ReductionFor<Op, T>, "dash::comm::scan: the operation must combine two T into a T");
@@ -24,6 +25,7 @@ auto scan_as(const In& in, Out&& out, const Op& op, const Group& group, const Op
 
 template <class Mode, class In, class Out, class Op>
 auto exscan_as(const In& in, Out&& out, const Op& op, const Group& group, const Options& options) {
+  const detail::LocalFailureReport report("dash::comm::exscan", group);
   using T = detail::element_of<Out>;
   detail::require_transferable<T>();
   static_assert(ReductionFor<Op, T>, "dash::comm::exscan: the operation must combine two T into a T");

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include <dash/comm/detail/launch.hpp>
+#include <dash/comm/detail/local_failure_report.hpp>
 #include <dash/comm/exception.hpp>
 #include <dash/comm/ops.hpp>
 #include <dash/comm/request.hpp>
