@@ -34,7 +34,7 @@ public:
   LocalFailureReport(std::string_view function, const Group& group) noexcept
       : function_(function),
         group_(group),
-        exceptions_(std::uncaught_exceptions()),
+        exceptions_(cross_rank_checks_enabled ? std::uncaught_exceptions() : 0),
         checks_(cross_rank_checks_enabled ? argument_checks_started() : 0) {}
   ~LocalFailureReport() {
     if constexpr (cross_rank_checks_enabled) {
