@@ -114,7 +114,7 @@ std::uint32_t pipeline_segments(const CallFacts& facts) {
 // shorter than the arena's slots together still takes one chunk per slot (of 4 KiB at least), so
 // that the root stages the next chunk while the others copy one out (P = 2, 256 KiB: about 20 us
 // in four chunks, 100 us in one), and a longer one takes chunks of at most 64 KiB, so that the
-// others wait less for the first (P = 2, 2 MiB: 175 us in 256 KiB chunks, 150 us in 64 KiB ones).
+// others wait less for the first (P = 2, 2 MiB: 175 us in 256 KiB chunks, 145 us in 64 KiB ones).
 // Calls whose chunks the others read in place take larger chunks.
 std::uint32_t shared_memory_segments(Coll collective, const CallFacts& facts, bool hierarchical = false) {
   if (facts.elements == 0) {

@@ -24,7 +24,7 @@ template <class Call>
 std::string error_of(Call&& call) {
   try {
     call();
-  } catch (const dash::InvalidArgument& error) {
+  } catch (const dash::Exception& error) {
     return error.what();
   }
   return "";
@@ -54,12 +54,7 @@ TEST(LocalFailures, ARootOutOfRangeOnOneMemberFailsTheCallEverywhere) {
   std::vector<double> buffer(64, 1.0);
   dash::comm::Options options;
   options.algorithm = "binomial";
-  std::string error;
-  try {
-    dash::comm::bcast(buffer, failing ? P() : 0, Group::world(), options);
-  } catch (const dash::Exception& thrown) {
-    error = thrown.what();
-  }
+  const std::string error = error_of([&] { dash::comm::bcast(buffer, failing ? P() : 0, Group::world(), options); });
   if (failing) {
     EXPECT_TRUE(mentions(error, "dash::comm::bcast") && mentions(error, "root")) << error;
   } else {

@@ -18,9 +18,9 @@ namespace detail {
 template <class Mode, class In, class Out>
 auto neighbor_alltoall_as(const In& in, Out&& out, const CartesianGrid& grid, const Group& group,
                           const Options& options) {
-  const detail::LocalFailureReport report("dash::comm::neighbor_alltoall", group);
-  using T = detail::element_of<Out>;
   constexpr const char* function = "dash::comm::neighbor_alltoall";
+  const detail::LocalFailureReport report(function, group);
+  using T = detail::element_of<Out>;
   detail::require_transferable<T>();
   const auto input = detail::view_of<T>(in);
   const auto output = detail::mutable_view_of<T>(out);
