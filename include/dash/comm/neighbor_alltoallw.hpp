@@ -11,7 +11,11 @@
 // other collectives on the group, and its messages never match theirs.
 //
 // The request reports each receive the moment its data is in place (partial completion), so a
-// stencil can update the cells next to one face while others are still in flight.
+// stencil can update the cells next to one face while others are still in flight. A receive that
+// gets fewer or more bytes than its layout holds throws dash::InvalidArgument from test() or
+// wait() instead of leaving stale or cut-off data behind. A member whose channel lists fail the
+// checks still takes part, with empty messages and discarded receives, before it throws: its
+// peers' calls then throw for the missing bytes instead of waiting for it.
 
 #include <cstddef>
 #include <span>
@@ -47,7 +51,9 @@ public:
   // Completes the exchange first (blocking): buffers are never left in MPI's hands.
   ~NeighborRequest();
 
-  // Advances the exchange; true once every send and receive completed.
+  // Advances the exchange; true once every send and receive completed. Throws
+  // dash::InvalidArgument when a completed receive got other than its layout's bytes (the
+  // exchange goes on: the other channels still complete).
   bool test();
   void wait();
   bool done() const noexcept { return pending_ == 0; }
@@ -77,16 +83,25 @@ private:
 
   void complete_all() noexcept;
 
+  // What each receive expects: the peer's group rank and the layout's bytes.
+  struct Expected {
+    int peer = 0;
+    std::size_t bytes = 0;
+  };
+
   std::vector<MPI_Request> requests_;  // the receives first, then the sends
   std::size_t receives_ = 0;
   std::size_t pending_ = 0;
+  std::vector<Expected> expected_;      // per receive
   std::vector<int> completed_;          // MPI_Testsome's scratch
+  std::vector<MPI_Status> statuses_;    // MPI_Testsome's scratch
   std::vector<std::size_t> arrived_;    // receives completed but not reported yet
 };
 
 // Posts every receive and send; the data of the channels must stay valid and the send data
 // unchanged until the request completes. Throws dash::InvalidArgument for a peer outside the
-// group or a null base with a non-empty layout.
+// group or a null base with a non-empty layout, after exchanging empty messages with the valid
+// peers (see above).
 NeighborRequest ineighbor_alltoallw(std::span<const SendChannel> sends, std::span<const ReceiveChannel> receives,
                                     const Group& group);
 
