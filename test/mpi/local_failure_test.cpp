@@ -11,26 +11,16 @@
 #include <dash/dash.hpp>
 
 #include "dash_testing.hpp"
+#include "thrown_message.hpp"
 
 namespace {
 
+using dash::testing::mentions;
+using dash::testing::thrown_message;
 using dash::comm::Group;
 
 int P() { return static_cast<int>(dash::size()); }
 int me() { return dash::myid(); }
-
-// What the call threw on this member: its message, or "" if it returned.
-template <class Call>
-std::string error_of(Call&& call) {
-  try {
-    call();
-  } catch (const dash::Exception& error) {
-    return error.what();
-  }
-  return "";
-}
-
-bool mentions(const std::string& message, const std::string& part) { return message.find(part) != std::string::npos; }
 
 constexpr const char* differing_arguments = "must be the same on every rank";
 
@@ -40,7 +30,7 @@ TEST(LocalFailures, AWrongOutputSizeOnOneMemberFailsTheCallEverywhere) {
   const bool failing = me() == P() - 1;
   std::vector<int> in(1000, me());
   std::vector<int> out(in.size() * static_cast<std::size_t>(P()) - (failing ? 1 : 0));
-  const std::string error = error_of([&] { dash::comm::allgather(in, out); });
+  const std::string error = thrown_message([&] { dash::comm::allgather(in, out); });
   if (failing) {
     EXPECT_TRUE(mentions(error, "dash::comm::allgather") && mentions(error, "out.size()")) << error;
   } else {
@@ -54,7 +44,8 @@ TEST(LocalFailures, ARootOutOfRangeOnOneMemberFailsTheCallEverywhere) {
   std::vector<double> buffer(64, 1.0);
   dash::comm::Options options;
   options.algorithm = "binomial";
-  const std::string error = error_of([&] { dash::comm::bcast(buffer, failing ? P() : 0, Group::world(), options); });
+  const std::string error =
+      thrown_message([&] { dash::comm::bcast(buffer, failing ? P() : 0, Group::world(), options); });
   if (failing) {
     EXPECT_TRUE(mentions(error, "dash::comm::bcast") && mentions(error, "root")) << error;
   } else {
@@ -66,7 +57,7 @@ TEST(LocalFailures, ARootOutOfRangeOnOneMemberFailsTheCallEverywhere) {
 TEST(LocalFailures, EveryMemberFailingReportsItsOwnError) {
   std::vector<double> in(8, 1.0);
   std::vector<double> out(in.size() + 1);
-  const std::string error = error_of([&] { dash::comm::allreduce(in, out, dash::plus{}); });
+  const std::string error = thrown_message([&] { dash::comm::allreduce(in, out, dash::plus{}); });
   EXPECT_TRUE(mentions(error, "dash::comm::allreduce") && mentions(error, "out.size()")) << error;
 }
 

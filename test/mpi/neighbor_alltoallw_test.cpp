@@ -16,9 +16,12 @@
 #include <dash/dash.hpp>
 
 #include "dash_testing.hpp"
+#include "thrown_message.hpp"
 
 namespace {
 
+using dash::testing::mentions;
+using dash::testing::thrown_message;
 using dash::comm::Group;
 using dash::comm::Layout;
 using dash::comm::ReceiveChannel;
@@ -29,19 +32,6 @@ int me() { return dash::myid(); }
 int right() { return (me() + 1) % P(); }
 int left() { return (me() + P() - 1) % P(); }
 
-// What the exchange threw on this member: its message, or "" if it completed.
-template <class Call>
-std::string error_of(Call&& call) {
-  try {
-    call();
-  } catch (const dash::Exception& error) {
-    return error.what();
-  }
-  return "";
-}
-
-bool mentions(const std::string& message, const std::string& part) { return message.find(part) != std::string::npos; }
-
 // Each member sends `sent` ints to its right neighbour, which expects `expected`; returns what
 // the receive holds (valid when the call completed).
 std::vector<int> send_right(std::size_t sent, std::size_t expected, std::string& error) {
@@ -49,7 +39,7 @@ std::vector<int> send_right(std::size_t sent, std::size_t expected, std::string&
   std::vector<int> in(expected, -1);
   const std::array sends{SendChannel{right(), out.data(), Layout::contiguous(sent, sizeof(int))}};
   const std::array receives{ReceiveChannel{left(), in.data(), Layout::contiguous(expected, sizeof(int))}};
-  error = error_of([&] { dash::comm::neighbor_alltoallw(sends, receives, Group::world()); });
+  error = thrown_message([&] { dash::comm::neighbor_alltoallw(sends, receives, Group::world()); });
   return in;
 }
 
@@ -104,8 +94,8 @@ TEST(NeighborAlltoallw, AShortMessageThrowsOnItsReceiver) {
   if (receives_short) {
     // Alone, the member checks its channels to itself before anything moves.
     const std::string why = P() == 1 ? "expected 36, the bytes of sends[0]" : "delivered 36";
-    EXPECT_TRUE(mentions(error, "dash::comm::neighbor_alltoallw") && mentions(error, "receives[0].layout.bytes()' = 40") &&
-                mentions(error, why))
+    EXPECT_TRUE(mentions(error, "dash::comm::neighbor_alltoallw") &&
+                mentions(error, "receives[0].layout.bytes()' = 40") && mentions(error, why))
         << error;
   } else {
     EXPECT_EQ(error, "");
@@ -135,7 +125,7 @@ TEST(NeighborAlltoallw, AMemberFailingItsChecksDoesNotHangItsPeers) {
   std::vector<int> in(10, -1);
   const std::array sends{SendChannel{right(), failing ? nullptr : out.data(), Layout::contiguous(10, sizeof(int))}};
   const std::array receives{ReceiveChannel{left(), in.data(), Layout::contiguous(10, sizeof(int))}};
-  const std::string error = error_of([&] { dash::comm::neighbor_alltoallw(sends, receives, Group::world()); });
+  const std::string error = thrown_message([&] { dash::comm::neighbor_alltoallw(sends, receives, Group::world()); });
   if (failing) {
     EXPECT_TRUE(mentions(error, "dash::comm::neighbor_alltoallw") && mentions(error, "sends[0].base")) << error;
     EXPECT_EQ(in, std::vector<int>(10, -1)) << "a failed call leaves its receive buffers alone";
@@ -154,13 +144,13 @@ TEST(NeighborAlltoallw, UnmatchedChannelsToItselfAreRejected) {
   const std::vector<int> out(4, me());
   const std::array receives{ReceiveChannel{me(), in.data(), Layout::contiguous(4, sizeof(int))}};
   const std::array sends{SendChannel{me(), out.data(), Layout::contiguous(4, sizeof(int))}};
-  const std::string no_send = error_of([&] {
+  const std::string no_send = thrown_message([&] {
     dash::comm::neighbor_alltoallw(std::span<const SendChannel>{}, receives, Group::world());
   });
   EXPECT_TRUE(mentions(no_send, "'receives[0].peer' = " + std::to_string(me())) &&
               mentions(no_send, "only 0 send(s) to itself"))
       << no_send;
-  const std::string no_receive = error_of([&] {
+  const std::string no_receive = thrown_message([&] {
     dash::comm::neighbor_alltoallw(sends, std::span<const ReceiveChannel>{}, Group::world());
   });
   EXPECT_TRUE(mentions(no_receive, "'sends[0].peer' = " + std::to_string(me())) &&
@@ -173,7 +163,7 @@ TEST(NeighborAlltoallw, EveryMemberFailingReportsItsOwnError) {
   std::vector<int> in(10, -1);
   const std::array sends{SendChannel{right(), nullptr, Layout::contiguous(10, sizeof(int))}};
   const std::array receives{ReceiveChannel{left(), in.data(), Layout::contiguous(10, sizeof(int))}};
-  const std::string error = error_of([&] { dash::comm::neighbor_alltoallw(sends, receives, Group::world()); });
+  const std::string error = thrown_message([&] { dash::comm::neighbor_alltoallw(sends, receives, Group::world()); });
   EXPECT_TRUE(mentions(error, "sends[0].base")) << error;
   expect_a_correct_exchange();
 }
