@@ -100,8 +100,8 @@ void exchange_nothing(std::span<const SendChannel> sends, std::span<const Receiv
 // Why receive `index` is not what its layout expects, or "" when it is.
 std::string receive_mismatch(std::size_t index, int peer, std::size_t expected, const MPI_Status& status,
                              bool truncated) {
-  int received = 0;
-  MPI_Get_count(&status, MPI_BYTE, &received);
+  MPI_Count received = 0;  // bytes: layouts are made of MPI_BYTE
+  MPI_Get_elements_x(&status, MPI_BYTE, &received);
   if (!truncated && received >= 0 && static_cast<std::size_t>(received) == expected) {
     return {};
   }

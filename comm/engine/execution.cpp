@@ -206,7 +206,9 @@ struct Execution::Impl final : BackgroundWork {
   std::size_t receives_ahead = 0;
   std::vector<MPI_Request> requests;
   std::vector<std::uint32_t> request_steps;
+  std::vector<std::size_t> request_bytes;  // what each receive expects (sends: 0)
   std::vector<int> completed_indices;
+  std::vector<MPI_Status> completed_statuses;
   std::vector<std::uint32_t> finished;
   std::vector<std::uint32_t> candidates;
   std::vector<std::uint32_t> held_by_window;
@@ -214,6 +216,9 @@ struct Execution::Impl final : BackgroundWork {
   std::size_t arrivals_taken = 0;
   std::size_t unfinished = 0;
   bool failed = false;  // progress threw: the schedule will not complete
+  // The first message whose size differs from its receive's: the schedule still runs to its end,
+  // so that no message of it is left unmatched, and then throws this.
+  std::string size_mismatch;
 
   // (Re)starts this state object on a new call; vectors keep their capacity from earlier calls,
   // so a repeated collective allocates (almost) nothing here.
@@ -234,8 +239,10 @@ struct Execution::Impl final : BackgroundWork {
     sends_ahead = 0;
     receives_ahead = 0;
     failed = false;
+    size_mismatch.clear();
     requests.clear();
     request_steps.clear();
+    request_bytes.clear();
     held_by_window.clear();
     arrivals.clear();
     arrivals_taken = 0;
@@ -365,9 +372,10 @@ struct Execution::Impl final : BackgroundWork {
     return receives_ahead < setup.window.receives;
   }
 
-  void track(std::uint32_t id, MPI_Request request) {
+  void track(std::uint32_t id, MPI_Request request, std::size_t expected_bytes) {
     requests.push_back(request);
     request_steps.push_back(id);
+    request_bytes.push_back(expected_bytes);
     steps[id].state = StepState::posted;
     if (plan->steps[id].round > lowest_round) {
       ++(is_send(id) ? sends_ahead : receives_ahead);
@@ -379,6 +387,7 @@ struct Execution::Impl final : BackgroundWork {
     RunningStep& step = steps[id];
     const int peer = group->base_rank(action.peer);
     MPI_Request request = MPI_REQUEST_NULL;
+    std::size_t expected_bytes = 0;
     if (action.kind == ActionKind::receive_reduce) {
       std::size_t bytes = 0;
       for (std::uint32_t t = 0; t < action.blocks.size(); ++t) {
@@ -388,6 +397,7 @@ struct Execution::Impl final : BackgroundWork {
       const MessageCount count(bytes, MPI_BYTE, "dash::comm engine");
       check_mpi(MPI_Irecv(step.staging.data(), count.count(), count.type(), peer, tag, group->comm(), &request),
                 "dash::comm engine: MPI_Irecv");
+      expected_bytes = bytes;
     } else {
       const MessageMemory memory = memory_of(action.buffer, action.blocks);
       const bool derived = memory.derived != MPI_DATATYPE_NULL;
@@ -399,9 +409,10 @@ struct Execution::Impl final : BackgroundWork {
       } else {
         check_mpi(MPI_Irecv(memory.base, count.count(), count.type(), peer, tag, group->comm(), &request),
                   "dash::comm engine: MPI_Irecv");
+        expected_bytes = memory.bytes;
       }
     }
-    track(id, request);
+    track(id, request, expected_bytes);
   }
 
   void combine_into(const Action& action, const std::byte* packed_incoming, const BlockSet* incoming_blocks) {
@@ -551,14 +562,17 @@ struct Execution::Impl final : BackgroundWork {
     try {
       exchange();
     } catch (const MpiError&) {
-      // Members that disagree about the arguments can make MPI fail first (a message longer than
-      // its receive): the disagreement, which the check reports on every member, is the cause.
+      // Members that disagree about the arguments can make MPI fail first: the disagreement,
+      // which the check reports on every member, is the cause.
       while (setup.argument_check && !setup.argument_check->test()) {
       }
       throw;
     }
     if (setup.argument_check && setup.argument_check->test()) {
       setup.argument_check.reset();
+    }
+    if (complete() && !size_mismatch.empty()) {
+      throw InvalidArgument(std::exchange(size_mismatch, std::string()));
     }
     return complete();
   }
@@ -568,16 +582,21 @@ struct Execution::Impl final : BackgroundWork {
     pump();
     while (!requests.empty()) {
       completed_indices.resize(requests.size());
+      completed_statuses.resize(requests.size());
       int completed = 0;
-      check_mpi(MPI_Testsome(static_cast<int>(requests.size()), requests.data(), &completed,
-                             completed_indices.data(), MPI_STATUSES_IGNORE),
-                "dash::comm engine: MPI_Testsome");
+      const int code = MPI_Testsome(static_cast<int>(requests.size()), requests.data(), &completed,
+                                    completed_indices.data(), completed_statuses.data());
+      if (code != MPI_ERR_IN_STATUS) {
+        check_mpi(code, "dash::comm engine: MPI_Testsome");
+      }
       if (completed == MPI_UNDEFINED || completed == 0) {
         break;
       }
       finished.resize(static_cast<std::size_t>(completed));
       for (std::size_t i = 0; i < finished.size(); ++i) {
-        finished[i] = request_steps[static_cast<std::size_t>(completed_indices[i])];
+        const auto index = static_cast<std::size_t>(completed_indices[i]);
+        finished[i] = request_steps[index];
+        check_arrived_bytes(finished[i], request_bytes[index], completed_statuses[i], code == MPI_ERR_IN_STATUS);
       }
       // Drop completed requests (MPI set them to MPI_REQUEST_NULL).
       std::size_t kept = 0;
@@ -585,16 +604,46 @@ struct Execution::Impl final : BackgroundWork {
         if (requests[i] != MPI_REQUEST_NULL) {
           requests[kept] = requests[i];
           request_steps[kept] = request_steps[i];
+          request_bytes[kept] = request_bytes[i];
           ++kept;
         }
       }
       requests.resize(kept);
       request_steps.resize(kept);
+      request_bytes.resize(kept);
       for (const std::uint32_t id : finished) {
         on_completed(id);
       }
       pump();
     }
+  }
+
+  // A completed message of step `id`: throws unless it succeeded; a receive that brought other
+  // than the bytes it expects is remembered in size_mismatch. MPI completes a receive of a shorter
+  // message without complaint (and a longer one cut to its size), so the schedule would end with
+  // stale data where members disagree about a variable-size call's counts.
+  void check_arrived_bytes(std::uint32_t id, std::size_t expected, const MPI_Status& status, bool in_status) {
+    const int error = in_status ? status.MPI_ERROR : MPI_SUCCESS;
+    int error_class = MPI_SUCCESS;
+    MPI_Error_class(error, &error_class);
+    if (error != MPI_SUCCESS && error_class != MPI_ERR_TRUNCATE) {
+      check_mpi(error, "dash::comm engine: MPI_Testsome");
+    }
+    if (is_send(id)) {
+      return;
+    }
+    MPI_Count received = 0;  // bytes: every datatype the engine receives with is made of MPI_BYTE
+    MPI_Get_elements_x(&status, MPI_BYTE, &received);
+    if (!size_mismatch.empty() ||
+        (error_class != MPI_ERR_TRUNCATE && received >= 0 && static_cast<std::size_t>(received) == expected)) {
+      return;
+    }
+    const int peer = plan->steps[id].action->peer;
+    size_mismatch = std::string(setup.function) + ": member " + std::to_string(peer) + " sent this member " +
+                    (error_class == MPI_ERR_TRUNCATE ? "more than" : std::to_string(received) + " of") + " the " +
+                    std::to_string(expected) +
+                    " bytes its schedule expects: the members disagree about the call's sizes (in a variable-size "
+                    "call, what member q sends member r must be what r expects from q)";
   }
 
   bool complete() const { return unfinished == 0 && !setup.argument_check; }
@@ -637,6 +686,7 @@ struct Execution::Impl final : BackgroundWork {
     }
     requests.clear();
     request_steps.clear();
+    request_bytes.clear();
     for (RunningStep& step : steps) {
       if (step.derived != MPI_DATATYPE_NULL) {
         MPI_Type_free(&step.derived);

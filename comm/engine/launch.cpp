@@ -1101,6 +1101,7 @@ Launched launch_schedule(const CollectiveCall& call, const Decision& decision, c
   shape.grid = decision.grid;
 
   ExecutionSetup setup;
+  setup.function = call.function;
   setup.plan = cached_plan(PlanKey{&algorithm, shape.size, group.rank(), call.root, shape.segments, call.commutative,
                                    GridKey{shape.grid}},
                            shape);

@@ -17,10 +17,13 @@
 #include <dash/dash.hpp>
 
 #include "dash_testing.hpp"
+#include "thrown_message.hpp"
 
 namespace {
 
 using dash::comm::Coll;
+using dash::testing::mentions;
+using dash::testing::thrown_message;
 using dash::comm::Group;
 using dash::comm::Options;
 
@@ -451,6 +454,46 @@ TEST(Collectives, AlltoallvMatchesMpi) {
     EXPECT_EQ(packed.counts, receive);
     EXPECT_EQ(packed.data, theirs);
   }
+}
+
+// Counts that disagree between a sender and its receiver: MPI delivers a short message (and cuts a
+// long one) without complaint. The receiver's call runs to its end, so no message is left
+// unmatched, and throws; the others complete, and the group goes on.
+TEST(Collectives, AlltoallvCountsThatDisagreeThrowOnTheReceiver) {
+  const auto p = static_cast<std::size_t>(P());
+  const int receiver = P() - 1;
+  for (const bool longer : {false, true}) {
+    for (const auto algorithm : dash::comm::algorithms(Coll::alltoall)) {
+      if (!fits(Coll::alltoall, algorithm, true) || stages_in_scratch(Coll::alltoall, algorithm) ||
+          algorithm == "shared_memory") {
+        continue;  // AlltoallvMatchesMpi: these refuse alltoallv
+      }
+      SCOPED_TRACE(label(algorithm, longer ? 4 : 2));
+      std::vector<std::size_t> send(p, 3);
+      const std::vector<std::size_t> receive(p, 3);
+      if (me() == 0) {
+        send[static_cast<std::size_t>(receiver)] = longer ? 4 : 2;
+      }
+      const std::vector<int> in(std::accumulate(send.begin(), send.end(), std::size_t{0}), me());
+      std::vector<int> out(3 * p, -1);
+      const std::string error = thrown_message(
+          [&] { dash::comm::alltoallv(in, send, out, receive, Group::world(), forced(algorithm)); });
+      if (P() == 1) {  // alone, the member checks its block to itself before anything moves
+        EXPECT_TRUE(mentions(error, "receive_counts[rank]")) << error;
+      } else if (me() == receiver) {
+        const std::string what = longer ? "more than the 12 bytes" : "8 of the 12 bytes";
+        EXPECT_TRUE(mentions(error, "dash::comm::alltoallv: member 0 sent this member " + what)) << error;
+      } else {
+        EXPECT_EQ(error, "");
+      }
+    }
+  }
+  std::vector<int> in(p, me());
+  std::vector<int> out(p, -1);
+  dash::comm::alltoall(in, out);
+  std::vector<int> ranks(p);
+  std::iota(ranks.begin(), ranks.end(), 0);
+  EXPECT_EQ(out, ranks);
 }
 
 // Arrival-order placement: the output is a permutation of the canonical one, and every arrival

@@ -47,8 +47,9 @@ auto alltoallv_as(const In& in, std::span<const std::size_t> send_counts, Out&& 
 
 // Collective over `group`: in holds p blocks packed in rank order, send_counts[q] elements for
 // member q; out receives p blocks packed in rank order, receive_counts[q] elements from member q.
-// send_counts[q] on this member must equal receive_counts[this member] on q (as MPI requires).
-// Arrivals report source = the sending member. Volume per rank: its blocks, each sent once.
+// send_counts[q] on this member must equal receive_counts[this member] on q (as MPI requires);
+// where they differ, q's call runs to its end and then throws dash::InvalidArgument naming this
+// member. Arrivals report source = the sending member. Volume per rank: its blocks, each sent once.
 template <class In, class Out>
   requires detail::ContiguousOf<In, detail::element_of<Out>>
 Request<detail::element_of<Out>> ialltoallv(const In& in, std::span<const std::size_t> send_counts, Out&& out,

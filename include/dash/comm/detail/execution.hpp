@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -111,6 +112,7 @@ bool uses_scratch(const Plan& plan) noexcept;
 std::shared_ptr<const std::vector<std::uint32_t>> placement_of(const std::shared_ptr<const Plan>& plan);
 
 struct ExecutionSetup {
+  std::string_view function = "dash::comm engine";  // for messages (a literal, as CollectiveCall's)
   std::shared_ptr<const Plan> plan;
   const std::byte* input = nullptr;
   std::byte* output = nullptr;
