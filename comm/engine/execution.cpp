@@ -625,9 +625,11 @@ struct Execution::Impl final : BackgroundWork {
   void check_arrived_bytes(std::uint32_t id, std::size_t expected, const MPI_Status& status, bool in_status) {
     const int error = in_status ? status.MPI_ERROR : MPI_SUCCESS;
     int error_class = MPI_SUCCESS;
-    MPI_Error_class(error, &error_class);
-    if (error != MPI_SUCCESS && error_class != MPI_ERR_TRUNCATE) {
-      check_mpi(error, "dash::comm engine: MPI_Testsome");
+    if (error != MPI_SUCCESS) {
+      MPI_Error_class(error, &error_class);
+      if (error_class != MPI_ERR_TRUNCATE) {
+        check_mpi(error, "dash::comm engine: MPI_Testsome");
+      }
     }
     if (is_send(id)) {
       return;
