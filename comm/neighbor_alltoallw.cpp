@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include <dash/comm/detail/received_bytes.hpp>
 #include <dash/comm/exception.hpp>
 #include <dash/comm/mpi_call.hpp>
 
@@ -100,15 +101,13 @@ void exchange_nothing(std::span<const SendChannel> sends, std::span<const Receiv
 // Why receive `index` is not what its layout expects, or "" when it is.
 std::string receive_mismatch(std::size_t index, int peer, std::size_t expected, const MPI_Status& status,
                              bool truncated) {
-  MPI_Count received = 0;  // bytes: layouts are made of MPI_BYTE
-  MPI_Get_elements_x(&status, MPI_BYTE, &received);
-  if (!truncated && received >= 0 && static_cast<std::size_t>(received) == expected) {
+  const std::string received = detail::unexpected_received_bytes(status, truncated, expected);
+  if (received.empty()) {
     return {};
   }
-  const std::string delivered = truncated ? "more" : std::to_string(received);
   return invalid_argument(function, "receives[" + std::to_string(index) + "].layout.bytes()", expected,
                           "the bytes of group rank " + std::to_string(peer) + "'s matching send, which delivered " +
-                              delivered + " (a member whose own call failed sends 0)")
+                              received + " (a member whose own call failed sends 0)")
       .what();
 }
 

@@ -12,6 +12,7 @@
 #include <mpi.h>
 
 #include <dash/comm/detail/execution.hpp>
+#include <dash/comm/detail/received_bytes.hpp>
 #include <dash/comm/exception.hpp>
 #include <dash/comm/int_count.hpp>
 #include <dash/comm/log.hpp>
@@ -631,19 +632,16 @@ struct Execution::Impl final : BackgroundWork {
         check_mpi(error, "dash::comm engine: MPI_Testsome");
       }
     }
-    if (is_send(id)) {
+    if (is_send(id) || !size_mismatch.empty()) {
       return;
     }
-    MPI_Count received = 0;  // bytes: every datatype the engine receives with is made of MPI_BYTE
-    MPI_Get_elements_x(&status, MPI_BYTE, &received);
-    if (!size_mismatch.empty() ||
-        (error_class != MPI_ERR_TRUNCATE && received >= 0 && static_cast<std::size_t>(received) == expected)) {
+    const std::string received = unexpected_received_bytes(status, error_class == MPI_ERR_TRUNCATE, expected);
+    if (received.empty()) {
       return;
     }
     const int peer = plan->steps[id].action->peer;
     size_mismatch = std::string(setup.function) + ": member " + std::to_string(peer) + " sent this member " +
-                    (error_class == MPI_ERR_TRUNCATE ? "more than" : std::to_string(received) + " of") + " the " +
-                    std::to_string(expected) +
+                    (received == "more" ? "more than" : received + " of") + " the " + std::to_string(expected) +
                     " bytes its schedule expects: the members disagree about the call's sizes (in a variable-size "
                     "call, what member q sends member r must be what r expects from q)";
   }
