@@ -179,6 +179,7 @@ struct RunningStep {
   StepState state = StepState::waiting;
   MPI_Datatype derived = MPI_DATATYPE_NULL;
   std::vector<std::byte> staging;
+  std::size_t expected_bytes = 0;  // a posted receive: the bytes its message must bring
 };
 
 // A message's memory: either one contiguous range or a derived datatype over the buffer base.
@@ -207,7 +208,6 @@ struct Execution::Impl final : BackgroundWork {
   std::size_t receives_ahead = 0;
   std::vector<MPI_Request> requests;
   std::vector<std::uint32_t> request_steps;
-  std::vector<std::size_t> request_bytes;  // what each receive expects (sends: 0)
   std::vector<int> completed_indices;
   std::vector<MPI_Status> completed_statuses;
   std::vector<std::uint32_t> finished;
@@ -243,7 +243,6 @@ struct Execution::Impl final : BackgroundWork {
     size_mismatch.clear();
     requests.clear();
     request_steps.clear();
-    request_bytes.clear();
     held_by_window.clear();
     arrivals.clear();
     arrivals_taken = 0;
@@ -373,10 +372,9 @@ struct Execution::Impl final : BackgroundWork {
     return receives_ahead < setup.window.receives;
   }
 
-  void track(std::uint32_t id, MPI_Request request, std::size_t expected_bytes) {
+  void track(std::uint32_t id, MPI_Request request) {
     requests.push_back(request);
     request_steps.push_back(id);
-    request_bytes.push_back(expected_bytes);
     steps[id].state = StepState::posted;
     if (plan->steps[id].round > lowest_round) {
       ++(is_send(id) ? sends_ahead : receives_ahead);
@@ -388,7 +386,6 @@ struct Execution::Impl final : BackgroundWork {
     RunningStep& step = steps[id];
     const int peer = group->base_rank(action.peer);
     MPI_Request request = MPI_REQUEST_NULL;
-    std::size_t expected_bytes = 0;
     if (action.kind == ActionKind::receive_reduce) {
       std::size_t bytes = 0;
       for (std::uint32_t t = 0; t < action.blocks.size(); ++t) {
@@ -398,7 +395,7 @@ struct Execution::Impl final : BackgroundWork {
       const MessageCount count(bytes, MPI_BYTE, "dash::comm engine");
       check_mpi(MPI_Irecv(step.staging.data(), count.count(), count.type(), peer, tag, group->comm(), &request),
                 "dash::comm engine: MPI_Irecv");
-      expected_bytes = bytes;
+      step.expected_bytes = bytes;
     } else {
       const MessageMemory memory = memory_of(action.buffer, action.blocks);
       const bool derived = memory.derived != MPI_DATATYPE_NULL;
@@ -410,10 +407,10 @@ struct Execution::Impl final : BackgroundWork {
       } else {
         check_mpi(MPI_Irecv(memory.base, count.count(), count.type(), peer, tag, group->comm(), &request),
                   "dash::comm engine: MPI_Irecv");
-        expected_bytes = memory.bytes;
+        step.expected_bytes = memory.bytes;
       }
     }
-    track(id, request, expected_bytes);
+    track(id, request);
   }
 
   void combine_into(const Action& action, const std::byte* packed_incoming, const BlockSet* incoming_blocks) {
@@ -595,9 +592,8 @@ struct Execution::Impl final : BackgroundWork {
       }
       finished.resize(static_cast<std::size_t>(completed));
       for (std::size_t i = 0; i < finished.size(); ++i) {
-        const auto index = static_cast<std::size_t>(completed_indices[i]);
-        finished[i] = request_steps[index];
-        check_arrived_bytes(finished[i], request_bytes[index], completed_statuses[i], code == MPI_ERR_IN_STATUS);
+        finished[i] = request_steps[static_cast<std::size_t>(completed_indices[i])];
+        check_arrived(finished[i], completed_statuses[i], code == MPI_ERR_IN_STATUS);
       }
       // Drop completed requests (MPI set them to MPI_REQUEST_NULL).
       std::size_t kept = 0;
@@ -605,13 +601,11 @@ struct Execution::Impl final : BackgroundWork {
         if (requests[i] != MPI_REQUEST_NULL) {
           requests[kept] = requests[i];
           request_steps[kept] = request_steps[i];
-          request_bytes[kept] = request_bytes[i];
           ++kept;
         }
       }
       requests.resize(kept);
       request_steps.resize(kept);
-      request_bytes.resize(kept);
       for (const std::uint32_t id : finished) {
         on_completed(id);
       }
@@ -623,7 +617,7 @@ struct Execution::Impl final : BackgroundWork {
   // than the bytes it expects is remembered in size_mismatch. MPI completes a receive of a shorter
   // message without complaint (and a longer one cut to its size), so the schedule would end with
   // stale data where members disagree about a variable-size call's counts.
-  void check_arrived_bytes(std::uint32_t id, std::size_t expected, const MPI_Status& status, bool in_status) {
+  void check_arrived(std::uint32_t id, const MPI_Status& status, bool in_status) {
     const int error = in_status ? status.MPI_ERROR : MPI_SUCCESS;
     int error_class = MPI_SUCCESS;
     if (error != MPI_SUCCESS) {
@@ -635,6 +629,7 @@ struct Execution::Impl final : BackgroundWork {
     if (is_send(id) || !size_mismatch.empty()) {
       return;
     }
+    const std::size_t expected = steps[id].expected_bytes;
     const std::string received = unexpected_received_bytes(status, error_class == MPI_ERR_TRUNCATE, expected);
     if (received.empty()) {
       return;
@@ -686,7 +681,6 @@ struct Execution::Impl final : BackgroundWork {
     }
     requests.clear();
     request_steps.clear();
-    request_bytes.clear();
     for (RunningStep& step : steps) {
       if (step.derived != MPI_DATATYPE_NULL) {
         MPI_Type_free(&step.derived);
