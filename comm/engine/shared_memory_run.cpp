@@ -6,6 +6,7 @@
 #include <vector>
 
 #include <dash/comm/config.hpp>
+#include <dash/comm/detail/bulk_copy.hpp>
 #include <dash/comm/detail/collective_arena.hpp>
 #include <dash/comm/detail/launch.hpp>
 #include <dash/comm/detail/node_hierarchy.hpp>
@@ -21,23 +22,12 @@ namespace {
 
 constexpr std::uint64_t slot_count = CollectiveArena::slot_count;
 
-// Unsuccessful polls of a run before its waits start yielding the core (about 10 us).
-constexpr unsigned spin_polls = 256;
+// Unsuccessful polls of a run before its waits start yielding the core (about 10 us: 256 polls
+// took 2.7 us at P = 2).
+constexpr unsigned spin_polls = 1024;
 
 // Finished runs whose memory is kept for the next ones.
 constexpr std::size_t kept_runs = 4;
-
-void pause_briefly() noexcept {
-#if defined(__x86_64__) || defined(__i386__)
-  __builtin_ia32_pause();
-#endif
-}
-
-void copy_bytes(std::byte* to, const std::byte* from, std::size_t bytes) noexcept {
-  if (bytes != 0) {  // empty contributions may come with null pointers
-    std::memcpy(to, from, bytes);
-  }
-}
 
 // A reduce_scatter or alltoall slot holds one slice per other process (none for its owner), each
 // starting on a cache line of its own.
@@ -69,9 +59,7 @@ std::string_view inter_node_stage(Coll collective) noexcept {
 constexpr std::size_t single_copy_bytes = std::size_t{16} * 1024;
 
 // In-place runs read chunks of up to this size (fewer system calls than slot-sized chunks: P = 2,
-// allgather 1 MiB 116 vs 140-150 us). A broadcast is read in place only up to this size: one
-// process reading it all beats the staged pipeline, root and reader copying at once, up to here
-// and ties at 2 MiB (512 KiB 20 vs 34 us, 1 MiB 54 vs 74 us, 2 MiB 166 vs 160 us, 4 MiB 339 vs 302 us).
+// allgather 1 MiB 116 vs 140-150 us).
 constexpr std::size_t in_place_chunk_bytes = std::size_t{1} << 20;
 
 // Whether a run reads the others' buffers in place. Every process decides alike (uniform counts).
@@ -146,11 +134,11 @@ public:
       idle_polls_ = 0;
     }
     // A peer's step usually lands within a cache-line transfer, far sooner than a sched_yield
-    // system call returns; oversubscribed, whoever holds the next step needs this core.
+    // system call returns; oversubscribed, whoever holds the next step needs this core. The spin
+    // has no PAUSE: in a virtual machine a run of PAUSEs ends in a pause-loop exit to the
+    // hypervisor (P = 2 under KVM: a 2 MiB broadcast 1.2 ms with PAUSE, 0.29 ms without).
     if (arena_.oversubscribed() || ++idle_polls_ > spin_polls) {
       std::this_thread::yield();
-    } else {
-      pause_briefly();
     }
     return false;
   }
@@ -204,7 +192,7 @@ private:
     if (streams_) {
       streaming_copy(to, from, bytes);
     } else {
-      copy_bytes(to, from, bytes);
+      bulk_copy(to, from, bytes);
     }
   }
 
@@ -274,7 +262,7 @@ private:
     const std::size_t bytes = layout_.count(chunk) * call_.element_size;
     for (int node = 0; node < rail_->size(); ++node) {
       const auto contribution = static_cast<std::uint32_t>(node * size_ + node_rank);
-      copy_bytes(call_.output + offset(layout_, contribution, chunk), chunks + static_cast<std::size_t>(node) * bytes,
+      bulk_copy(call_.output + offset(layout_, contribution, chunk), chunks + static_cast<std::size_t>(node) * bytes,
                  bytes);
       arrivals_.push_back(contribution * chunks_ + chunk);
     }
@@ -411,7 +399,7 @@ private:
     std::memcpy(line, &lent, sizeof lent);
     if (call_.collective == Coll::allgather) {
       const std::size_t bytes = layout_.count(staged_) * call_.element_size;
-      copy_bytes(call_.output + offset(layout_, static_cast<std::uint32_t>(rank_), staged_),
+      bulk_copy(call_.output + offset(layout_, static_cast<std::uint32_t>(rank_), staged_),
                  call_.input + layout_.offset(staged_), bytes);
       arrivals_.push_back(static_cast<std::uint32_t>(rank_) * chunks_ + staged_);
     }
@@ -429,13 +417,13 @@ private:
       case Coll::reduce: {  // reduce: hierarchical runs only
         const std::byte* chunk = call_.input + layout_.offset(staged_);
         if (call_.replicated) {
-          copy_bytes(slot, chunk, count * e);
+          bulk_copy(slot, chunk, count * e);
           break;
         }
         for (int other = 0; other < size_; ++other) {
           if (other != rank_) {
             const auto [begin, end] = piece(count, other);
-            copy_bytes(slot + begin * e, chunk + begin * e, (end - begin) * e);
+            bulk_copy(slot + begin * e, chunk + begin * e, (end - begin) * e);
           }
         }
         break;
@@ -444,7 +432,7 @@ private:
       case Coll::alltoall:
         for (int other = 0; other < size_; ++other) {
           if (other != rank_) {
-            copy_bytes(slot + slice_offset(rank_, other, size_),
+            bulk_copy(slot + slice_offset(rank_, other, size_),
                        call_.input + offset(layout_, static_cast<std::uint32_t>(other), staged_), count * e);
           }
         }
@@ -452,19 +440,19 @@ private:
       case Coll::allgather: {
         if (gathers_on_rail) {  // the rail's chunks, one per node, for this process's node rank
           const std::byte* gathered = rail_chunks(staged_);
-          copy_bytes(slot, gathered, static_cast<std::size_t>(rail_->size()) * count * e);
+          bulk_copy(slot, gathered, static_cast<std::size_t>(rail_->size()) * count * e);
           place_rail_chunks(rank_, gathered, staged_);
           break;
         }
         const std::byte* chunk = call_.input + layout_.offset(staged_);
-        copy_bytes(slot, chunk, count * e);
+        bulk_copy(slot, chunk, count * e);
         copy_out(call_.output + offset(layout_, static_cast<std::uint32_t>(rank_), staged_), chunk, count * e);
         arrivals_.push_back(static_cast<std::uint32_t>(rank_) * chunks_ + staged_);
         break;
       }
       default:  // bcast: the root's data is in its output buffer
         if (writes_slot) {
-          copy_bytes(slot, call_.output + layout_.offset(staged_), count * e);
+          bulk_copy(slot, call_.output + layout_.offset(staged_), count * e);
         }
         if (receives_from_rail) {
           ++final_chunks_;
@@ -478,7 +466,7 @@ private:
   template <class Source>
   void combine_in_rank_order(std::byte* target, std::size_t count, Source source) const {
     if (size_ == 1) {
-      copy_bytes(target, source(0), count * call_.element_size);
+      bulk_copy(target, source(0), count * call_.element_size);
       return;
     }
     // The first two operands in one pass: the vector crosses the memory bus once fewer.
@@ -514,7 +502,7 @@ private:
       combine_in_rank_order(target, end - begin, [&](int r) -> const std::byte* {
         return r == rank_ ? call_.input + chunk + begin * e : arena_.slot(r, t, ring_) + begin * e;
       });
-      copy_bytes(arena_.slot(rank_, t, ring_) + begin * e, target, (end - begin) * e);
+      bulk_copy(arena_.slot(rank_, t, ring_) + begin * e, target, (end - begin) * e);
     } else if (call_.collective == Coll::reduce_scatter) {  // the chunk of this process's own block
       const auto me = static_cast<std::uint32_t>(rank_);
       combine_in_rank_order(call_.output + layout_.offset(reduced_), count, [&](int r) -> const std::byte* {
@@ -599,9 +587,9 @@ private:
     std::byte* in_output = call_.output + layout_.offset(reduced_) + begin * e;
     std::byte* in_slot = arena_.slot(rank_, t, ring_) + begin * e;
     if (!reduce) {
-      copy_bytes(in_output, in_slot, (end - begin) * e);
+      bulk_copy(in_output, in_slot, (end - begin) * e);
     } else if (on_root_node()) {
-      copy_bytes(is_root() ? in_output : in_slot, rail_result(reduced_), (end - begin) * e);
+      bulk_copy(is_root() ? in_output : in_slot, rail_result(reduced_), (end - begin) * e);
     }
     mine().reduced.store(t + 1, std::memory_order_release);
     ++reduced_;
@@ -633,7 +621,7 @@ private:
         for (int other = 0; other < size_; ++other) {
           if (other != rank_) {
             const auto [begin, end] = piece(count, other);
-            copy_bytes(call_.output + layout_.offset(consumed_) + begin * e, arena_.slot(other, t, ring_) + begin * e,
+            bulk_copy(call_.output + layout_.offset(consumed_) + begin * e, arena_.slot(other, t, ring_) + begin * e,
                        (end - begin) * e);
           }
         }
@@ -753,7 +741,6 @@ std::size_t in_place_chunk_elements(Coll collective, std::size_t bytes, std::siz
   }
   switch (collective) {
     case Coll::bcast:
-      return bytes <= in_place_chunk_bytes ? bytes / element_size : 0;
     case Coll::allgather:
     case Coll::alltoall:
       return in_place_chunk_bytes / element_size;

@@ -292,10 +292,9 @@ TEST(SharedMemoryCollectives, SingleCopyIsOnWhereTheKernelAllowsIt) {
   EXPECT_EQ(arena_now->single_copy(), dash::comm::config().single_copy && everywhere == 1);
 }
 
-// Sizes on both sides of the in-place limits (16 KiB per contribution; a broadcast up to 1 MiB in
-// one chunk, an allgather or alltoall in chunks of 1 MiB), every root, blocking and then all in
-// flight at once, completed in reverse order: a source's call must not complete before the others
-// read its buffer, which the source then overwrites.
+// Sizes on both sides of the in-place limits (16 KiB per contribution, read in chunks of 1 MiB),
+// every root, blocking and then all in flight at once, completed in reverse order: a source's call
+// must not complete before the others read its buffer, which the source then overwrites.
 TEST(SharedMemoryCollectives, InPlaceLimitsMatchMpi) {
   constexpr std::size_t kib = 1024 / sizeof(std::int64_t);
   const std::vector<std::size_t> sizes{16 * kib - 1, 16 * kib, 1024 * kib, 1024 * kib + 1, 2048 * kib + 3};
@@ -508,11 +507,14 @@ TEST(SharedMemoryCollectives, RefusalsNameTheReason) {
   }
 }
 
-// A staged broadcast longer than the four slots moves chunks of at most 64 KiB, so that its readers
-// start early; a shorter one still takes a chunk per slot (docs/collectives.md).
-TEST(SharedMemoryCollectives, StagedBroadcastsPipelineInShortChunks) {
-  constexpr std::size_t chunk = 64 * 1024;
+// A broadcast's chunks: read in place in chunks of 1 MiB where the arena allows cross-memory reads
+// and the output does not stream; staged, longer than the four slots, in chunks of at most 64 KiB,
+// so that its readers start early (docs/collectives.md).
+TEST(SharedMemoryCollectives, BroadcastChunksFollowHowTheyMove) {
+  const bool single_copy = arena_on() && dash::comm::detail::collective_arena()->single_copy();
   for (const std::size_t bytes : {std::size_t{2} << 20, (std::size_t{3} << 20) + 5}) {
+    const bool in_place = single_copy && bytes < dash::comm::config().streaming_store_bytes;
+    const std::size_t chunk = in_place ? std::size_t{1} << 20 : 64 * 1024;
     for (const dash::comm::Candidate& candidate : dash::comm::explain(Coll::bcast, bytes, Group::world()).candidates) {
       if (candidate.algorithm == "shared_memory") {
         ASSERT_TRUE(candidate.unfit.empty()) << candidate.unfit;
