@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -43,6 +44,9 @@ nlohmann::json to_row(const Result& result) {
       {"ratio", result.baseline.median / result.impl.median},
       {"verified", result.verified()},
   };
+  if (!std::isnan(result.core_round_trip_before_ns) && !std::isnan(result.core_round_trip_after_ns)) {
+    row["core_round_trip_ns"] = {result.core_round_trip_before_ns, result.core_round_trip_after_ns};
+  }
   if (bench_case.rate) {
     // Rates follow the STREAM convention of using the best (minimum) time.
     const double work = bench_case.rate->work(result.point.size, p);

@@ -10,6 +10,7 @@
 #include <dash/comm/check.hpp>
 #include <dash/comm/mpi_call.hpp>
 
+#include "runner/core_round_trip.hpp"
 #include "runner/progress.hpp"
 #include "runner/timing.hpp"
 
@@ -113,7 +114,9 @@ private:
   std::vector<std::vector<double>> samples_;
 };
 
-Result run_point(const SweepPoint& point, const RunOptions& options, MPI_Comm world, int rank) {
+Result run_point(const SweepPoint& point, const RunOptions& options, MPI_Comm world, int rank,
+                 CoreRoundTrip& core_round_trip) {
+  const double round_trip_before = core_round_trip.measure();
   const bool active = rank < point.active_ranks;
   const Team team(world, active, rank);
   std::unique_ptr<Workload> workload;
@@ -143,6 +146,7 @@ Result run_point(const SweepPoint& point, const RunOptions& options, MPI_Comm wo
 
   const bool impl_verified = verified_everywhere(world, workload.get(), Side::impl);
   const bool baseline_verified = verified_everywhere(world, workload.get(), Side::baseline);
+  const double round_trip_after = core_round_trip.measure();
   return Result{point,
                 options.timed_reps,
                 summarize(std::move(impl_times)),
@@ -150,7 +154,9 @@ Result run_point(const SweepPoint& point, const RunOptions& options, MPI_Comm wo
                 std::move(impl_extra).summaries(),
                 std::move(baseline_extra).summaries(),
                 impl_verified,
-                baseline_verified};
+                baseline_verified,
+                round_trip_before,
+                round_trip_after};
 }
 
 void report_verification_failure(const Result& result) {
@@ -206,10 +212,11 @@ std::vector<Result> run_sweep(const std::vector<SweepPoint>& plan, const RunOpti
     weights.push_back(static_cast<double>(point.size));
   }
   Progress progress(std::move(weights), rank == 0);
+  CoreRoundTrip core_round_trip(world);
 
   std::vector<Result> results;
   for (std::size_t index = 0; index < plan.size(); ++index) {
-    results.push_back(run_point(plan[index], options, world, rank));
+    results.push_back(run_point(plan[index], options, world, rank, core_round_trip));
     if (rank == 0 && !results.back().verified()) {
       report_verification_failure(results.back());
     }

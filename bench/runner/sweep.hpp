@@ -42,6 +42,10 @@ struct Result {
   std::vector<Summary> baseline_extra;
   bool impl_verified;
   bool baseline_verified;
+  // Cache-line round trips between the cores of ranks 0 and 1 before and after the point
+  // (runner/core_round_trip.hpp), known on rank 0; NaN where not measured.
+  double core_round_trip_before_ns;
+  double core_round_trip_after_ns;
 
   bool verified() const { return impl_verified && baseline_verified; }
 };

@@ -22,12 +22,17 @@ namespace {
 
 constexpr std::uint64_t slot_count = CollectiveArena::slot_count;
 
-// Unsuccessful polls of a run before its waits start yielding the core (about 10 us: 256 polls
-// took 2.7 us at P = 2).
-constexpr unsigned spin_polls = 1024;
+// Unsuccessful polls of a run before its waits start yielding the core (about 10 us).
+constexpr unsigned spin_polls = 256;
 
 // Finished runs whose memory is kept for the next ones.
 constexpr std::size_t kept_runs = 4;
+
+void pause_briefly() noexcept {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#endif
+}
 
 // A reduce_scatter or alltoall slot holds one slice per other process (none for its owner), each
 // starting on a cache line of its own.
@@ -61,6 +66,10 @@ constexpr std::size_t single_copy_bytes = std::size_t{16} * 1024;
 // In-place runs read chunks of up to this size (fewer system calls than slot-sized chunks: P = 2,
 // allgather 1 MiB 116 vs 140-150 us).
 constexpr std::size_t in_place_chunk_bytes = std::size_t{1} << 20;
+
+// Broadcasts up to this size are read in place; longer ones stage, the root copying chunk k + 1
+// into its slot while the others copy chunk k out (shared_memory_run.hpp).
+constexpr std::size_t in_place_bcast_bytes = std::size_t{4} << 20;
 
 // Whether a run reads the others' buffers in place. Every process decides alike (uniform counts).
 bool reads_in_place(const SharedMemoryCall& call, int size) noexcept {
@@ -134,11 +143,11 @@ public:
       idle_polls_ = 0;
     }
     // A peer's step usually lands within a cache-line transfer, far sooner than a sched_yield
-    // system call returns; oversubscribed, whoever holds the next step needs this core. The spin
-    // has no PAUSE: in a virtual machine a run of PAUSEs ends in a pause-loop exit to the
-    // hypervisor (P = 2 under KVM: a 2 MiB broadcast 1.2 ms with PAUSE, 0.29 ms without).
+    // system call returns; oversubscribed, whoever holds the next step needs this core.
     if (arena_.oversubscribed() || ++idle_polls_ > spin_polls) {
       std::this_thread::yield();
+    } else {
+      pause_briefly();
     }
     return false;
   }
@@ -741,6 +750,7 @@ std::size_t in_place_chunk_elements(Coll collective, std::size_t bytes, std::siz
   }
   switch (collective) {
     case Coll::bcast:
+      return bytes <= in_place_bcast_bytes ? in_place_chunk_bytes / element_size : 0;
     case Coll::allgather:
     case Coll::alltoall:
       return in_place_chunk_bytes / element_size;

@@ -66,12 +66,12 @@ bool runs_hierarchically(Coll collective) noexcept;
 
 // Elements per chunk of a single node's call of `size` processes that read each other's buffers in
 // place (one copy with process_vm_readv instead of staging each chunk in the arena), or 0 if it
-// stages: allgather, alltoall and bcast from 16 KiB per contribution unless their output streams
-// (streams_output), where the arena allows cross-memory reads. A staged broadcast keeps the root
-// copying while the others copy out, but its readers take over lines the root writes again:
-// P = 2 on AMD EPYC under KVM, staged 2 MiB 250-290 us and 4 MiB 450-600 us against 190-200 and
-// 400-470 us in place (Open MPI, reading in place too, 160-200 and 370-460 us); an Intel machine
-// had them tie at 2 MiB.
+// stages: allgather and alltoall from 16 KiB per contribution unless their output streams
+// (streams_output), bcast from 16 KiB to 4 MiB, where the arena allows cross-memory reads. A
+// staged broadcast keeps the root copying while the others copy out, which wins only from about
+// 6 MiB (P = 2, AMD EPYC VM, cores one core complex apart, ratio to Open MPI's in-place copy:
+// staged 0.72-0.77 at 2 MiB, 0.89-1.21 at 4 MiB, 1.03-1.36 at 6 MiB, 1.46-1.87 at 8 MiB and
+// 1.73-2.16 at 16 MiB; in place 0.94-1.06 at every size).
 std::size_t in_place_chunk_elements(Coll collective, std::size_t bytes, std::size_t element_size, int size) noexcept;
 
 // Whether a single node's call of `size` processes with contributions of `bytes` writes its output

@@ -20,8 +20,10 @@ REPORT = sys.argv[1]
 MIB = 1 << 20
 
 
-def point(suite, case, size, median, baseline_median, verified=True, spread=0.03, p=2, baseline_min=None):
-    return {
+def point(suite, case, size, median, baseline_median, verified=True, spread=0.03, p=2, baseline_min=None,
+          core_round_trip=None):
+    placement = {} if core_round_trip is None else {"core_round_trip_ns": core_round_trip}
+    return placement | {
         "suite": suite, "case": case, "impl": f"{case} impl", "baseline": f"{suite} baseline", "p": p,
         "size": size, "size_unit": "bytes per contribution" if suite == "coll" else "elements",
         "reps": 5, "verified": verified,
@@ -34,13 +36,14 @@ def point(suite, case, size, median, baseline_median, verified=True, spread=0.03
 
 POINTS = [
     # allreduce, 4 MiB: bound max(18 / 1.5, 1.1 x 9.5) = 12 ms, ours 10 ms: C3 holds, as do C1 and C2.
-    point("coll", "allreduce", 4 * MIB, 10e-3, 20e-3),
+    point("coll", "allreduce", 4 * MIB, 10e-3, 20e-3, core_round_trip=[115.0, 120.0]),
     point("coll", "allreduce.floor", 4 * MIB, 9.5e-3, 20e-3),
     point("coll", "allreduce.native.ring", 4 * MIB, 18e-3, 20e-3),
     point("coll", "allreduce.native.basic_linear", 4 * MIB, 25e-3, 20e-3),
     # allgather, 4 MiB: C1 (1.083) and C2 (12.6 / 12 = 1.05) hold, but the bound is
-    # max(12.6 / 1.5, 1.1 x 7.65) = 8.415 ms and ours is 12 ms: C3 is missed, beyond noise.
-    point("coll", "allgather", 4 * MIB, 12e-3, 13e-3),
+    # max(12.6 / 1.5, 1.1 x 7.65) = 8.415 ms and ours is 12 ms: C3 is missed, beyond noise. Its ranks' cores
+    # were far apart after the point (a round trip of 550 ns).
+    point("coll", "allgather", 4 * MIB, 12e-3, 13e-3, core_round_trip=[120.0, 550.0]),
     point("coll", "allgather.floor", 4 * MIB, 7.65e-3, 13e-3),
     point("coll", "allgather.native.ring", 4 * MIB, 12.6e-3, 13e-3),
     # reduce_scatter_block, 4 MiB, no floor measured: C3 cannot be judged, C1 and C2 hold.
@@ -133,6 +136,10 @@ def main():
                and "**sort/uniform_double p=2 size=1048576 (2^20)**" in summary,
                "the summary opens with the failed verification", markdown)
         expect("Verified: 21 of 22" in summary, "the summary counts verified points", markdown)
+        expect("Core placement: 1 of 2 points ran while ranks 0 and 1 sat on far-apart cores" in summary
+               and "1 of them missed a goal" in summary, "the summary counts the points run on far-apart cores",
+               markdown)
+        expect("| 120 / 550 ns |" in markdown, "the coll table shows the round trips before and after", markdown)
         misses = summary.split("Misses:")[1]
         expect("coll/allgather" in misses and "coll/allreduce" not in misses and "sort/" not in misses,
                "only the misses are listed as misses", markdown)
