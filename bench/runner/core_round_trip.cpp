@@ -70,8 +70,10 @@ CoreRoundTrip::CoreRoundTrip(MPI_Comm world) : world_(world) {
   comm::check_mpi(MPI_Win_sync(window_), "dash-bench: MPI_Win_sync");
   comm::check_mpi(MPI_Barrier(node_), "dash-bench: MPI_Barrier");
   comm::check_mpi(MPI_Win_sync(window_), "dash-bench: MPI_Win_sync");
-  ping_ = std::launder(static_cast<std::atomic<std::uint64_t>*>(base));
-  pong_ = std::launder(reinterpret_cast<std::atomic<std::uint64_t>*>(static_cast<std::byte*>(base) + line));
+  if (probed_ && rank_ <= 1) {  // elsewhere the node's window may be empty
+    ping_ = std::launder(static_cast<std::atomic<std::uint64_t>*>(base));
+    pong_ = std::launder(reinterpret_cast<std::atomic<std::uint64_t>*>(static_cast<std::byte*>(base) + line));
+  }
 }
 
 CoreRoundTrip::~CoreRoundTrip() {

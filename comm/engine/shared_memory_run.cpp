@@ -272,7 +272,7 @@ private:
     for (int node = 0; node < rail_->size(); ++node) {
       const auto contribution = static_cast<std::uint32_t>(node * size_ + node_rank);
       bulk_copy(call_.output + offset(layout_, contribution, chunk), chunks + static_cast<std::size_t>(node) * bytes,
-                 bytes);
+                bytes);
       arrivals_.push_back(contribution * chunks_ + chunk);
     }
   }
@@ -409,7 +409,7 @@ private:
     if (call_.collective == Coll::allgather) {
       const std::size_t bytes = layout_.count(staged_) * call_.element_size;
       bulk_copy(call_.output + offset(layout_, static_cast<std::uint32_t>(rank_), staged_),
-                 call_.input + layout_.offset(staged_), bytes);
+                call_.input + layout_.offset(staged_), bytes);
       arrivals_.push_back(static_cast<std::uint32_t>(rank_) * chunks_ + staged_);
     }
   }
@@ -442,7 +442,7 @@ private:
         for (int other = 0; other < size_; ++other) {
           if (other != rank_) {
             bulk_copy(slot + slice_offset(rank_, other, size_),
-                       call_.input + offset(layout_, static_cast<std::uint32_t>(other), staged_), count * e);
+                      call_.input + offset(layout_, static_cast<std::uint32_t>(other), staged_), count * e);
           }
         }
         break;
@@ -631,7 +631,7 @@ private:
           if (other != rank_) {
             const auto [begin, end] = piece(count, other);
             bulk_copy(call_.output + layout_.offset(consumed_) + begin * e, arena_.slot(other, t, ring_) + begin * e,
-                       (end - begin) * e);
+                      (end - begin) * e);
           }
         }
         ++final_chunks_;
