@@ -508,15 +508,15 @@ TEST(SharedMemoryCollectives, RefusalsNameTheReason) {
 }
 
 // A broadcast's chunks: up to 4 MiB read in place in chunks of 1 MiB where the arena allows
-// cross-memory reads and the output does not stream; staged, longer than the four slots, in chunks
-// of at most 64 KiB, so that its readers start early (docs/collectives.md).
+// cross-memory reads and the output does not stream; staged, longer than the four slots, in whole
+// slots (docs/collectives.md).
 TEST(SharedMemoryCollectives, BroadcastChunksFollowHowTheyMove) {
   const bool single_copy = arena_on() && dash::comm::detail::collective_arena()->single_copy();
   for (const std::size_t bytes : {std::size_t{2} << 20, (std::size_t{3} << 20) + 5, std::size_t{4} << 20,
                                   (std::size_t{4} << 20) + 8}) {
     const bool in_place =
         single_copy && bytes <= (std::size_t{4} << 20) && bytes < dash::comm::config().streaming_store_bytes;
-    const std::size_t chunk = in_place ? std::size_t{1} << 20 : 64 * 1024;
+    const std::size_t chunk = in_place ? std::size_t{1} << 20 : dash::comm::detail::CollectiveArena::slot_bytes;
     for (const dash::comm::Candidate& candidate : dash::comm::explain(Coll::bcast, bytes, Group::world()).candidates) {
       if (candidate.algorithm == "shared_memory") {
         ASSERT_TRUE(candidate.unfit.empty()) << candidate.unfit;
