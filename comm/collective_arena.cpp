@@ -5,6 +5,7 @@
 #include <memory>
 #include <new>
 #include <string>
+#include <string_view>
 #include <thread>
 
 #if defined(__linux__)
@@ -36,28 +37,44 @@ std::byte* aligned(void* base) noexcept {
   return static_cast<std::byte*>(base) + (region_alignment - address % region_alignment) % region_alignment;
 }
 
-// Reads `bytes` of process `process_id`'s memory at `remote` into `local`; the errno of a refusal,
-// or 0. The kernel may copy less than asked (a page it cannot fault in): the rest is asked again.
-int read_process_memory(std::int64_t process_id, const std::byte* remote, std::byte* local, std::size_t bytes) noexcept {
+// Which way a cross-memory copy goes.
+enum class Direction { read, write };
+
+// Copies `bytes` between `local` and process `process_id`'s memory at `remote` (read: from there,
+// write: to there); the errno of a refusal, or 0. The kernel may copy less than asked (a page it
+// cannot fault in): the rest is asked again.
+int move_process_memory(Direction direction, std::int64_t process_id, std::byte* remote, std::byte* local,
+                        std::size_t bytes) noexcept {
 #if defined(__linux__)
   while (bytes > 0) {
-    iovec to{local, bytes};
-    iovec from{const_cast<std::byte*>(remote), bytes};
-    const ssize_t read = process_vm_readv(static_cast<pid_t>(process_id), &to, 1, &from, 1, 0);
-    if (read <= 0) {
-      if (read < 0 && errno == EINTR) {
+    iovec here{local, bytes};
+    iovec there{remote, bytes};
+    const auto pid = static_cast<pid_t>(process_id);
+    const ssize_t moved = direction == Direction::read ? process_vm_readv(pid, &here, 1, &there, 1, 0)
+                                                       : process_vm_writev(pid, &here, 1, &there, 1, 0);
+    if (moved <= 0) {
+      if (moved < 0 && errno == EINTR) {
         continue;
       }
-      return read < 0 ? errno : EFAULT;
+      return moved < 0 ? errno : EFAULT;
     }
-    local += read;
-    remote += read;
-    bytes -= static_cast<std::size_t>(read);
+    local += moved;
+    remote += moved;
+    bytes -= static_cast<std::size_t>(moved);
   }
   return 0;
 #else
   return bytes > 0 ? ENOSYS : 0;
 #endif
+}
+
+[[noreturn]] void throw_refused(std::string_view verb, std::string_view call, int node_rank, std::size_t bytes,
+                                int error) {
+  throw InvalidState("dash::comm: " + std::string(verb) + " " + std::to_string(bytes) + " bytes of node process " +
+                     std::to_string(node_rank) + "'s buffer with " + std::string(call) + " failed: " +
+                     std::strerror(error) +
+                     " (it worked when the arena opened; DASH_SINGLE_COPY=0 stages every chunk in shared memory "
+                     "instead)");
 }
 
 std::int64_t own_process_id() noexcept {
@@ -118,9 +135,9 @@ CollectiveArena::CollectiveArena(MPI_Comm node, int machine_processes) {
   open_single_copy();
 }
 
-// Every process reads each other's `own_address` through the kernel and compares it with what the
-// shared window shows: a kernel without cross-memory attach, a seccomp filter or a ptrace policy
-// that forbids it turns single copy off for the whole node.
+// Every process reads each other's `own_address` through the kernel, compares it with what the
+// shared window shows and writes it back: a kernel without cross-memory attach, a seccomp filter
+// or a ptrace policy that forbids either turns single copy off for the whole node.
 void CollectiveArena::open_single_copy() {
   process_ids_.resize(regions_.size());
   int works = config().single_copy ? 1 : 0;
@@ -131,10 +148,13 @@ void CollectiveArena::open_single_copy() {
       continue;
     }
     const auto field = reinterpret_cast<const std::byte*>(&peer.own_address) - regions_[static_cast<std::size_t>(r)];
-    const auto* remote = reinterpret_cast<const std::byte*>(static_cast<std::uintptr_t>(peer.own_address)) + field;
+    auto* remote = reinterpret_cast<std::byte*>(static_cast<std::uintptr_t>(peer.own_address)) + field;
     std::uint64_t seen = 0;
-    works = read_process_memory(peer.process_id, remote, reinterpret_cast<std::byte*>(&seen), sizeof seen) == 0 &&
+    auto* probe = reinterpret_cast<std::byte*>(&seen);
+    works = move_process_memory(Direction::read, peer.process_id, remote, probe, sizeof seen) == 0 &&
             seen == peer.own_address;
+    // Writing it back changes no byte of the peer's memory, yet needs the right to write there.
+    works = works && move_process_memory(Direction::write, peer.process_id, remote, probe, sizeof seen) == 0;
   }
   int everywhere = 0;
   check_mpi(MPI_Allreduce(&works, &everywhere, 1, MPI_INT, MPI_MIN, node_),
@@ -143,13 +163,18 @@ void CollectiveArena::open_single_copy() {
 }
 
 void CollectiveArena::read_from(int node_rank, const std::byte* remote, std::byte* local, std::size_t bytes) const {
-  const int refused = read_process_memory(process_ids_[static_cast<std::size_t>(node_rank)], remote, local, bytes);
+  const int refused = move_process_memory(Direction::read, process_ids_[static_cast<std::size_t>(node_rank)],
+                                          const_cast<std::byte*>(remote), local, bytes);
   if (refused != 0) {
-    throw InvalidState("dash::comm: reading " + std::to_string(bytes) + " bytes of node process " +
-                       std::to_string(node_rank) + "'s buffer with process_vm_readv failed: " +
-                       std::strerror(refused) +
-                       " (it worked when the arena opened; DASH_SINGLE_COPY=0 stages every chunk in shared memory "
-                       "instead)");
+    throw_refused("reading", "process_vm_readv", node_rank, bytes, refused);
+  }
+}
+
+void CollectiveArena::write_to(int node_rank, std::byte* remote, const std::byte* local, std::size_t bytes) const {
+  const int refused = move_process_memory(Direction::write, process_ids_[static_cast<std::size_t>(node_rank)], remote,
+                                          const_cast<std::byte*>(local), bytes);
+  if (refused != 0) {
+    throw_refused("writing", "process_vm_writev", node_rank, bytes, refused);
   }
 }
 

@@ -20,7 +20,8 @@
 // Allgather, alltoall and short enough broadcasts of large contributions skip the staging where
 // the kernel allows cross-memory reads: the line of each ticket carries the address of the
 // source's buffer, each reader copies its chunk from there with process_vm_readv, and the source
-// finishes only once every reader consumed the run's last chunk.
+// finishes only once every reader consumed the run's last chunk. A broadcast's readers lend their
+// outputs as well, and the root writes the last 1/k of each chunk there with process_vm_writev.
 // Hierarchical runs (several nodes) do the same in each node's arena and move each chunk between
 // the nodes on the rails: allreduce = node reduce-scatter, rail allreduce of each piece, node
 // allgather; reduce = node reduce-scatter, rail reduce of each piece to the root's node, gather of
@@ -67,11 +68,12 @@ bool runs_hierarchically(Coll collective) noexcept;
 // Elements per chunk of a single node's call of `size` processes that read each other's buffers in
 // place (one copy with process_vm_readv instead of staging each chunk in the arena), or 0 if it
 // stages: allgather and alltoall from 16 KiB per contribution unless their output streams
-// (streams_output), bcast from 16 KiB to 4 MiB, where the arena allows cross-memory reads. A
-// staged broadcast keeps the root copying while the others copy out, which wins only from about
-// 6 MiB (P = 2, AMD EPYC VM, cores one core complex apart, ratio to Open MPI's in-place copy:
-// staged 0.72-0.77 at 2 MiB, 0.89-1.21 at 4 MiB, 1.03-1.36 at 6 MiB, 1.46-1.87 at 8 MiB and
-// 1.73-2.16 at 16 MiB; in place 0.94-1.06 at every size).
+// (streams_output), bcast from 16 KiB to 4 MiB, where the arena allows cross-memory reads and
+// writes. An in-place broadcast's root writes 1/k of each chunk into the readers' outputs while they
+// read the rest. A staged broadcast keeps the root copying while the others copy out: with the
+// cores near each other that ties with the split in-place copy up to 2 MiB and wins from 4 MiB
+// (P = 2, AMD EPYC VM, ratio to Open MPI at 8 MiB: 2.03 against 1.42), but with them farther apart
+// it ran 3-7 times slower, and in place did not.
 std::size_t in_place_chunk_elements(Coll collective, std::size_t bytes, std::size_t element_size, int size) noexcept;
 
 // Whether a single node's call of `size` processes with contributions of `bytes` writes its output

@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <numeric>
 #include <optional>
+#include <span>
 #include <string>
 #include <thread>
 #include <vector>
@@ -503,6 +504,37 @@ TEST(SharedMemoryCollectives, RefusalsNameTheReason) {
   for (const dash::comm::Candidate& candidate : choice.candidates) {
     if (candidate.algorithm == "shared_memory") {
       EXPECT_EQ(candidate.unfit.empty(), arena_on()) << candidate.unfit;
+    }
+  }
+}
+
+// An in-place broadcast's root writes part of every chunk straight into the readers' outputs
+// (process_vm_writev): those bytes must land exactly in the reader's buffer, element sizes and
+// counts that split chunks unevenly included, and never around it or in the root's own buffer.
+TEST(SharedMemoryCollectives, BroadcastRootsWriteOnlyIntoTheReadersBuffers) {
+  constexpr std::size_t guard = 4096 + 3;
+  const auto check = [](auto sentinel, std::size_t n, int root) {
+    using T = decltype(sentinel);
+    std::vector<T> padded(n + 2 * guard, sentinel);
+    const std::span<T> buffer(padded.data() + guard, n);
+    const auto value = [root](std::size_t i) { return static_cast<T>(i * 7 + static_cast<std::size_t>(root) + 1); };
+    if (me() == root) {
+      for (std::size_t i = 0; i < n; ++i) {
+        buffer[i] = value(i);
+      }
+    }
+    dash::comm::bcast(buffer, root, Group::world(), arena());
+    std::size_t wrong = 0;
+    for (std::size_t i = 0; i < padded.size(); ++i) {
+      const bool inside = i >= guard && i < guard + n;
+      wrong += padded[i] != (inside ? value(i - guard) : sentinel) ? std::size_t{1} : std::size_t{0};
+    }
+    EXPECT_EQ(wrong, 0u) << "element size " << sizeof(T) << ", n=" << n << ", root " << root;
+  };
+  for (const std::size_t bytes : {std::size_t{16} << 10, (std::size_t{1} << 20) + 3, (std::size_t{2} << 20) + 5}) {
+    for (int root = 0; root < P(); ++root) {
+      check(std::uint8_t{0xEE}, bytes + 1, root);
+      check(std::int64_t{-5}, bytes / sizeof(std::int64_t) + 1, root);
     }
   }
 }

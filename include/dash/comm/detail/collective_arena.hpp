@@ -97,12 +97,14 @@ public:
   static constexpr unsigned asks_per_read = 16;
   bool all_consumed(std::uint64_t value) noexcept;
 
-  // Whether this node's processes may read each other's memory with process_vm_readv (Linux
-  // cross-memory attach): tried on every pair when the arena opens, and DASH_SINGLE_COPY=1.
+  // Whether this node's processes may read and write each other's memory with process_vm_readv
+  // and process_vm_writev (Linux cross-memory attach): tried on every pair when the arena opens,
+  // and DASH_SINGLE_COPY=1.
   bool single_copy() const noexcept { return single_copy_; }
-  // Copies `bytes` at `remote`, an address in process `node_rank`'s address space, to `local`.
-  // Throws dash::InvalidState if the kernel refuses.
+  // Copies `bytes` at `remote`, an address in process `node_rank`'s address space, to `local`
+  // (read_from), or from `local` to there (write_to). Throw dash::InvalidState if the kernel refuses.
   void read_from(int node_rank, const std::byte* remote, std::byte* local, std::size_t bytes) const;
+  void write_to(int node_rank, std::byte* remote, const std::byte* local, std::size_t bytes) const;
 
   // The first of `count` consecutive tickets for the next collective.
   std::uint64_t take_tickets(std::uint64_t count) noexcept;
