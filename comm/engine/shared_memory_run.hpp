@@ -78,7 +78,8 @@ std::size_t in_place_chunk_elements(Coll collective, std::size_t bytes, std::siz
 
 // Whether a single node's call of `size` processes with contributions of `bytes` writes its output
 // with streaming stores: allgather, alltoall and bcast whose output per process reaches
-// DASH_STREAMING_STORE_BYTES (docs/collectives.md, "Streaming stores"). Such calls stage.
+// DASH_STREAMING_STORE_BYTES (docs/collectives.md, "Streaming stores"). Such calls stage, and
+// their sources write the slots with streaming stores as well.
 bool streams_output(Coll collective, std::size_t bytes, int size) noexcept;
 
 // Elements of a contribution one chunk may hold, for a group of `size` processes (0: an element
