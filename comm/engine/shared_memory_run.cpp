@@ -441,12 +441,13 @@ private:
   }
 
   // Copies into this process's slot. A run whose output streams stages with streaming stores too:
-  // a slot line written through the cache must first be taken from the readers' caches, which
-  // took each line across slowly whenever the host placed the cores far apart (P = 2, 64 MiB per
-  // rank, cache-line round trip 520 ns: alltoall 37 ms, bcast 29 ms; streamed 12.6 and 4.8 ms).
-  // With the cores near each other streaming costs the readers a trip to memory (alltoall and
-  // allgather 4.5-5.4 ms instead of 3.6-4.4 ms at 16 MiB, 17-19 instead of 14-16 ms at 64 MiB;
-  // bcast of 64 MiB 6.0 against 6.7-8.4 ms), still 1.3-1.9 times faster than Open MPI.
+  // a slot line written through the cache must first be taken back from the caches of the
+  // readers that copied the slot's previous chunk, quickly while the cores sit near each other,
+  // slowly when the host placed them far apart (cache-line round trip 520 instead of 110 ns;
+  // P = 2, 64 MiB per rank: alltoall 37 ms and bcast 29 ms through the cache, 12.6 and 4.8 ms
+  // streamed, Open MPI 20 and 12 ms). With the cores near, streaming costs the readers a trip to
+  // memory (alltoall and allgather 4.5-5.4 instead of 3.6-4.4 ms at 16 MiB per rank, 17-19
+  // instead of 14-16 ms at 64 MiB, still 1.3-1.9 times faster than Open MPI).
   void stage_copy(std::byte* to, const std::byte* from, std::size_t bytes) const noexcept {
     if (streams_) {
       streaming_copy(to, from, bytes);
@@ -794,7 +795,8 @@ bool runs_hierarchically(Coll collective) noexcept {
 bool streams_output(Coll collective, std::size_t bytes, int size) noexcept {
   const std::size_t output = collective == Coll::bcast ? bytes : bytes * static_cast<std::size_t>(size);
   const bool copies_out = collective == Coll::bcast || collective == Coll::allgather || collective == Coll::alltoall;
-  return copies_out && output >= config().streaming_store_bytes;
+  return copies_out && (output >= config().streaming_store_bytes ||
+                        (collective == Coll::bcast && bytes > in_place_bcast_bytes));
 }
 
 std::size_t in_place_chunk_elements(Coll collective, std::size_t bytes, std::size_t element_size, int size) noexcept {
