@@ -73,7 +73,8 @@ bool runs_hierarchically(Coll collective) noexcept;
 // read the rest. A staged broadcast keeps the root copying while the others copy out: with the
 // cores near each other that ties with the split in-place copy up to 2 MiB and wins from 4 MiB
 // (P = 2, AMD EPYC VM, ratio to Open MPI at 8 MiB: 2.03 against 1.42), but with them farther apart
-// it ran 3-7 times slower, and in place did not.
+// staging through the cache ran 3-7 times slower, and in place did not (longer broadcasts stream
+// their slots, which keeps them fast there: streams_output).
 std::size_t in_place_chunk_elements(Coll collective, std::size_t bytes, std::size_t element_size, int size) noexcept;
 
 // Whether a single node's call of `size` processes with contributions of `bytes` writes its output
