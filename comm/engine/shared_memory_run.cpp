@@ -10,6 +10,7 @@
 #include <dash/comm/detail/collective_arena.hpp>
 #include <dash/comm/detail/launch.hpp>
 #include <dash/comm/detail/node_hierarchy.hpp>
+#include <dash/comm/detail/slot_write_choice.hpp>
 #include <dash/comm/detail/streaming_copy.hpp>
 #include <dash/comm/environment.hpp>
 #include <dash/comm/locality.hpp>
@@ -440,20 +441,10 @@ private:
     }
   }
 
-  // Copies into this process's slot. A run whose output streams stages with streaming stores too:
-  // a slot line written through the cache must first be taken back from the caches of the
-  // readers that copied the slot's previous chunk, quickly while the cores sit near each other,
-  // slowly when the host placed them far apart (cache-line round trip 520 instead of 110 ns;
-  // P = 2, 64 MiB per rank: alltoall 37 ms and bcast 29 ms through the cache, 12.6 and 4.8 ms
-  // streamed, Open MPI 20 and 12 ms). With the cores near, streaming costs the readers a trip to
-  // memory (alltoall and allgather 4.5-5.4 instead of 3.6-4.4 ms at 16 MiB per rank, 17-19
-  // instead of 14-16 ms at 64 MiB, still 1.3-1.9 times faster than Open MPI).
-  void stage_copy(std::byte* to, const std::byte* from, std::size_t bytes) const noexcept {
-    if (streams_) {
-      streaming_copy(to, from, bytes);
-    } else {
-      bulk_copy(to, from, bytes);
-    }
+  // Copies into this process's slot, through the cache or streamed as this process measured to be
+  // faster (slot_write_choice.hpp).
+  static void stage_copy(std::byte* to, const std::byte* from, std::size_t bytes) noexcept {
+    write_slot(slot_write_choice(), to, from, bytes);
   }
 
   // Copies what this process contributes to chunk staged_ into its slot.
@@ -468,13 +459,13 @@ private:
       case Coll::reduce: {  // reduce: hierarchical runs only
         const std::byte* chunk = call_.input + layout_.offset(staged_);
         if (call_.replicated) {
-          bulk_copy(slot, chunk, count * e);
+          stage_copy(slot, chunk, count * e);
           break;
         }
         for (int other = 0; other < size_; ++other) {
           if (other != rank_) {
             const auto [begin, end] = piece(count, other);
-            bulk_copy(slot + begin * e, chunk + begin * e, (end - begin) * e);
+            stage_copy(slot + begin * e, chunk + begin * e, (end - begin) * e);
           }
         }
         break;
@@ -555,7 +546,7 @@ private:
       combine_in_rank_order(target, end - begin, [&](int r) -> const std::byte* {
         return r == rank_ ? call_.input + chunk + begin * e : arena_.slot(r, t, ring_) + begin * e;
       });
-      bulk_copy(arena_.slot(rank_, t, ring_) + begin * e, target, (end - begin) * e);
+      stage_copy(arena_.slot(rank_, t, ring_) + begin * e, target, (end - begin) * e);
     } else if (call_.collective == Coll::reduce_scatter) {  // the chunk of this process's own block
       const auto me = static_cast<std::uint32_t>(rank_);
       combine_in_rank_order(call_.output + layout_.offset(reduced_), count, [&](int r) -> const std::byte* {
