@@ -14,7 +14,9 @@
 #endif
 
 #include <dash/comm/config.hpp>
+#include <dash/comm/detail/bulk_copy.hpp>
 #include <dash/comm/detail/collective_arena.hpp>
+#include <dash/comm/detail/mapped_memory.hpp>
 #include <dash/comm/environment.hpp>
 #include <dash/comm/exception.hpp>
 #include <dash/comm/locality.hpp>
@@ -77,14 +79,6 @@ int move_process_memory(Direction direction, std::int64_t process_id, std::byte*
                      "instead)");
 }
 
-std::int64_t own_process_id() noexcept {
-#if defined(__linux__)
-  return getpid();
-#else
-  return 0;
-#endif
-}
-
 std::unique_ptr<CollectiveArena>& current_arena() {
   static std::unique_ptr<CollectiveArena> arena;
   return arena;
@@ -111,7 +105,7 @@ CollectiveArena::CollectiveArena(MPI_Comm node, int machine_processes) {
   check_mpi(allocated, "dash::init: MPI_Win_allocate_shared (collective arena)");
   check_mpi(MPI_Win_lock_all(MPI_MODE_NOCHECK, window_), "dash::init: MPI_Win_lock_all (collective arena)");
   auto* my_counters = new (aligned(mine)) ArenaCounters();
-  my_counters->process_id = own_process_id();
+  my_counters->process_id = this_process_id();
   my_counters->own_address = reinterpret_cast<std::uintptr_t>(aligned(mine));
   for (std::uint64_t line = 0; line < line_count; ++line) {
     new (aligned(mine) + lines_offset + line * line_stride) std::atomic<std::uint64_t>(0);
@@ -163,6 +157,10 @@ void CollectiveArena::open_single_copy() {
 }
 
 void CollectiveArena::read_from(int node_rank, const std::byte* remote, std::byte* local, std::size_t bytes) const {
+  if (const std::byte* here = mapped_here(process_ids_[static_cast<std::size_t>(node_rank)], remote, bytes)) {
+    bulk_copy(local, here, bytes);
+    return;
+  }
   const int refused = move_process_memory(Direction::read, process_ids_[static_cast<std::size_t>(node_rank)],
                                           const_cast<std::byte*>(remote), local, bytes);
   if (refused != 0) {
@@ -171,6 +169,10 @@ void CollectiveArena::read_from(int node_rank, const std::byte* remote, std::byt
 }
 
 void CollectiveArena::write_to(int node_rank, std::byte* remote, const std::byte* local, std::size_t bytes) const {
+  if (std::byte* here = mapped_here(process_ids_[static_cast<std::size_t>(node_rank)], remote, bytes)) {
+    bulk_copy(here, local, bytes);
+    return;
+  }
   const int refused = move_process_memory(Direction::write, process_ids_[static_cast<std::size_t>(node_rank)], remote,
                                           const_cast<std::byte*>(local), bytes);
   if (refused != 0) {

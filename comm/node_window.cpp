@@ -1,4 +1,7 @@
 #include <cstdint>
+#include <utility>
+
+#include <dash/comm/detail/mapped_memory.hpp>
 
 #include <dash/comm/exception.hpp>
 #include <dash/comm/mpi_call.hpp>
@@ -88,11 +91,37 @@ void NodeWindow::open(MPI_Comm comm, bool direct_access) {
               "dash::comm::NodeWindow: MPI_Win_shared_query");
     peers_[static_cast<std::size_t>(node_members[static_cast<std::size_t>(node_rank)])] = aligned(peer_base);
   }
+  remember_members(node_members);
+}
+
+// Lets the node's collectives copy from and to this window's memory with plain loads and stores
+// (detail/mapped_memory.hpp): each member's process id and address in its own address space.
+void NodeWindow::remember_members(const std::vector<int>& node_members) {
+  const std::uint64_t mine[3] = {static_cast<std::uint64_t>(detail::this_process_id()),
+                                 reinterpret_cast<std::uintptr_t>(local_), local_bytes_};
+  std::vector<std::uint64_t> all(3 * node_members.size());
+  check_mpi(MPI_Allgather(mine, 3, MPI_UINT64_T, all.data(), 3, MPI_UINT64_T, node_),
+            "dash::comm::NodeWindow: MPI_Allgather");
+  std::vector<detail::MappedRange> ranges;
+  for (std::size_t node_rank = 0; node_rank < node_members.size(); ++node_rank) {
+    const std::uint64_t* member = all.data() + 3 * node_rank;
+    if (member[0] != mine[0] && member[2] > 0) {
+      ranges.push_back({static_cast<std::int64_t>(member[0]), static_cast<std::uintptr_t>(member[1]),
+                        static_cast<std::size_t>(member[2]), peers_[static_cast<std::size_t>(node_members[node_rank])]});
+    }
+  }
+  if (!ranges.empty()) {
+    mapped_key_ = detail::remember_mapped(std::move(ranges));
+  }
 }
 
 NodeWindow::~NodeWindow() { release(); }
 
 void NodeWindow::release() noexcept {
+  if (mapped_key_ != 0) {
+    detail::forget_mapped(mapped_key_);
+    mapped_key_ = 0;
+  }
   int finalized = 0;
   MPI_Finalized(&finalized);
   if (finalized != 0) {

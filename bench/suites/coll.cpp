@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <limits>
 #include <memory>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -64,21 +65,47 @@ struct Contender {
   MPI_Comm native = MPI_COMM_NULL;
 };
 
+// Where a workload's buffers live: the process's heap, or node-shared memory as dash's containers
+// hold their elements (a NodeWindow), which the node's processes reach by load and store.
+enum class Memory { heap, node_shared };
+
+// `count` doubles in `memory`; constructing one in node-shared memory is collective over `team`.
+class Buffer {
+public:
+  Buffer(std::size_t count, Memory memory, MPI_Comm team) {
+    if (memory == Memory::heap) {
+      heap_.resize(count);
+      view_ = heap_;
+    } else {
+      window_ = std::make_unique<comm::NodeWindow>(team, count * sizeof(double));
+      view_ = {reinterpret_cast<double*>(window_->local().data()), count};
+    }
+  }
+  std::span<double> view() const noexcept { return view_; }
+
+private:
+  std::vector<double> heap_;
+  std::unique_ptr<comm::NodeWindow> window_;
+  std::span<double> view_;
+};
+
 class CollectiveWorkload final : public Workload {
 public:
   CollectiveWorkload(const OperationInfo& info, Contender contender, std::size_t bytes, MPI_Comm team,
-                     std::size_t calls)
+                     std::size_t calls, Memory memory)
       : info_(info), contender_(std::move(contender)), team_(team), calls_(calls) {
     MPI_Comm_rank(team, &rank_);
     MPI_Comm_size(team, &size_);
     n_ = std::max<std::size_t>(1, bytes / sizeof(double));
     const auto p = static_cast<std::size_t>(size_);
     const bool per_block = info.operation == Operation::alltoall || info.operation == Operation::reduce_scatter_block;
-    in_.resize(per_block ? n_ * p : n_);
     const std::size_t out_size = info.operation == Operation::allgather || info.operation == Operation::alltoall
                                      ? n_ * p
                                      : n_;
-    out_.resize(info.operation == Operation::bcast ? n_ : out_size);
+    in_memory_ = std::make_unique<Buffer>(per_block ? n_ * p : n_, memory, team);
+    out_memory_ = std::make_unique<Buffer>(info.operation == Operation::bcast ? n_ : out_size, memory, team);
+    in_ = in_memory_->view();
+    out_ = out_memory_->view();
     options_.algorithm = contender_.algorithm;
     reset();
   }
@@ -199,8 +226,10 @@ private:
   int rank_ = 0;
   int size_ = 1;
   std::size_t n_ = 1;
-  std::vector<double> in_;
-  std::vector<double> out_;
+  std::unique_ptr<Buffer> in_memory_;
+  std::unique_ptr<Buffer> out_memory_;
+  std::span<double> in_;
+  std::span<double> out_;
   comm::Options options_;
 };
 
@@ -395,31 +424,35 @@ std::function<std::vector<int>(int)> whole_job_if_forcible(comm::Coll collective
 }
 
 Case make_case(const OperationInfo& info, std::string name, std::string impl,
-               std::function<Contender(MPI_Comm)> contender) {
+               std::function<Contender(MPI_Comm)> contender, Memory memory = Memory::heap) {
+  const std::string on_shared = memory == Memory::node_shared ? ", buffers in node-shared memory" : "";
   return Case{
       .suite = "coll",
       .name = std::move(name),
-      .impl = std::move(impl),
-      .baseline = std::string(info.mpi_call) + " (Open MPI's default decision)",
+      .impl = std::move(impl) + on_shared,
+      .baseline = std::string(info.mpi_call) + " (Open MPI's default decision" + on_shared + ")",
       .size_unit = "bytes per contribution",
       .sizes = message_sizes,
       .active_rank_counts = whole_job,
       .rate = std::nullopt,
-      .make_workload = [&info, contender = std::move(contender)](const Problem& problem) -> std::unique_ptr<Workload> {
+      .make_workload = [&info, contender = std::move(contender),
+                        memory](const Problem& problem) -> std::unique_ptr<Workload> {
         return std::make_unique<CollectiveWorkload>(info, contender(problem.team), problem.size, problem.team,
-                                                    calls_for(problem.size));
+                                                    calls_for(problem.size), memory);
       },
       .calls_per_run = calls_for,
   };
 }
 
-// Registers, per operation: our default choice, its memory-traffic floor, each of our algorithms,
-// each native algorithm.
+// Registers, per operation: our default choice, the same on node-shared buffers (as dash's containers
+// pass them), its memory-traffic floor, each of our algorithms, each native algorithm.
 const bool registered = [] {
   for (const OperationInfo& info : operations()) {
     const std::string op(info.name);
     CaseRegistration(make_case(info, op, "dash::comm::" + op + " (library's choice)",
                                [](MPI_Comm) { return Contender{}; }));
+    CaseRegistration(make_case(info, op + ".shared", "dash::comm::" + op + " (library's choice)",
+                               [](MPI_Comm) { return Contender{}; }, Memory::node_shared));
     Case floor = make_case(info, op + ".floor", "memory-traffic floor of " + op + " (all ranks busy)",
                            [](MPI_Comm) { return Contender{}; });
     floor.make_workload = [&info](const Problem& problem) -> std::unique_ptr<Workload> {

@@ -11,6 +11,7 @@
 // node communicator per object, plus one pointer per member of the communicator.
 
 #include <cstddef>
+#include <cstdint>
 #include <span>
 #include <vector>
 
@@ -48,6 +49,7 @@ public:
 
 private:
   void open(MPI_Comm comm, bool direct_access);
+  void remember_members(const std::vector<int>& node_members);
   void release() noexcept;
 
   MPI_Comm node_ = MPI_COMM_NULL;
@@ -58,6 +60,7 @@ private:
   std::vector<std::byte*> peers_;
   bool locked_shared_ = false;
   bool locked_rma_ = false;
+  std::uint64_t mapped_key_ = 0;  // detail::remember_mapped's key for the members' memory, or 0
 };
 
 }  // namespace dash::comm

@@ -102,7 +102,9 @@ public:
   // and DASH_SINGLE_COPY=1.
   bool single_copy() const noexcept { return single_copy_; }
   // Copies `bytes` at `remote`, an address in process `node_rank`'s address space, to `local`
-  // (read_from), or from `local` to there (write_to). Throw dash::InvalidState if the kernel refuses.
+  // (read_from), or from `local` to there (write_to): with plain loads and stores where this process
+  // maps that memory too (a NodeWindow's, detail/mapped_memory.hpp), else through the kernel. Throw
+  // dash::InvalidState if the kernel refuses.
   void read_from(int node_rank, const std::byte* remote, std::byte* local, std::size_t bytes) const;
   void write_to(int node_rank, std::byte* remote, const std::byte* local, std::size_t bytes) const;
 
