@@ -102,16 +102,18 @@ void NodeWindow::remember_members(const std::vector<int>& node_members) {
   std::vector<std::uint64_t> all(3 * node_members.size());
   check_mpi(MPI_Allgather(mine, 3, MPI_UINT64_T, all.data(), 3, MPI_UINT64_T, node_),
             "dash::comm::NodeWindow: MPI_Allgather");
+  std::vector<std::int64_t> members;
   std::vector<detail::MappedRange> ranges;
   for (std::size_t node_rank = 0; node_rank < node_members.size(); ++node_rank) {
     const std::uint64_t* member = all.data() + 3 * node_rank;
-    if (member[0] != mine[0] && member[2] > 0) {
+    members.push_back(static_cast<std::int64_t>(member[0]));
+    if (member[2] > 0) {
       ranges.push_back({static_cast<std::int64_t>(member[0]), static_cast<std::uintptr_t>(member[1]),
                         static_cast<std::size_t>(member[2]), peers_[static_cast<std::size_t>(node_members[node_rank])]});
     }
   }
   if (!ranges.empty()) {
-    mapped_key_ = detail::remember_mapped(std::move(ranges));
+    mapped_key_ = detail::remember_mapped(std::move(members), std::move(ranges));
   }
 }
 

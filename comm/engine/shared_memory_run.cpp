@@ -1,6 +1,7 @@
 #include <algorithm>
 #include <cstring>
 #include <optional>
+#include <string>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -9,10 +10,12 @@
 #include <dash/comm/detail/bulk_copy.hpp>
 #include <dash/comm/detail/collective_arena.hpp>
 #include <dash/comm/detail/launch.hpp>
+#include <dash/comm/detail/mapped_memory.hpp>
 #include <dash/comm/detail/node_hierarchy.hpp>
 #include <dash/comm/detail/slot_write_choice.hpp>
 #include <dash/comm/detail/streaming_copy.hpp>
 #include <dash/comm/environment.hpp>
+#include <dash/comm/exception.hpp>
 #include <dash/comm/locality.hpp>
 
 #include "shared_memory_run.hpp"
@@ -107,8 +110,10 @@ public:
     if (call.collective == Coll::allgather) {
       copied_.assign(static_cast<std::size_t>(size_), false);
     }
+    lends_input_ = lendable(call.input, call.collective == Coll::reduce_scatter ? size_ : 1);
+    lends_output_ = call.collective == Coll::allreduce && lendable(call.output, 1);
     // A broadcast reader's output, which the root writes to, is final before its last `consumed`.
-    released_ = !in_place_ || (call.collective == Coll::bcast && rank_ != call.root);
+    released_ = in_place_ ? call.collective == Coll::bcast && rank_ != call.root : !lends_input_ && !lends_output_;
     arena_.enlist(*this);
   }
 
@@ -229,6 +234,47 @@ private:
     }
     released_ = true;
     return true;
+  }
+
+  // Allreduce and reduce_scatter on node-shared buffers: whether this process lends `buffer` (of
+  // `contributions` contributions) instead of staging from it or into it. Every process of the
+  // node must map it (detail/mapped_memory.hpp); each source decides for itself and says so in each
+  // slot's note, so the processes need not agree. Contributions below single_copy_bytes stage: the
+  // lookups would cost more than the copies.
+  bool lendable(const std::byte* buffer, int contributions) const {
+    const bool reads_pieces = (call_.collective == Coll::allreduce && !call_.replicated) ||
+                              call_.collective == Coll::reduce_scatter;
+    const std::size_t bytes = call_.elements * call_.element_size * static_cast<std::size_t>(contributions);
+    return reads_pieces && !rail_ && ring_ == Ring::slots && size_ > 1 && arena_.single_copy() &&
+           call_.elements * call_.element_size >= single_copy_bytes &&
+           mapped_by_all(buffer, bytes, arena_.process_ids());
+  }
+
+  // What a slot's note says: the input and output process `owner` lends for ticket t (its own
+  // addresses), or null where it stages.
+  struct Lent {
+    const std::byte* input = nullptr;
+    const std::byte* output = nullptr;
+  };
+  void write_note(std::uint64_t t) const noexcept {
+    const Lent lent{lends_input_ ? call_.input : nullptr, lends_output_ ? call_.output : nullptr};
+    static_assert(sizeof lent <= CollectiveArena::note_bytes);
+    std::memcpy(arena_.note(rank_, t), &lent, sizeof lent);
+  }
+  Lent note_of(int owner, std::uint64_t t) const noexcept {
+    Lent lent;
+    std::memcpy(&lent, arena_.note(owner, t), sizeof lent);
+    return lent;
+  }
+  // Where the `bytes` at `remote`, lent by process `owner`, are mapped here.
+  const std::byte* lent_here(int owner, const std::byte* remote, std::size_t bytes) const {
+    const std::byte* here = mapped_here(arena_.process_ids()[static_cast<std::size_t>(owner)], remote, bytes);
+    if (here == nullptr) {
+      throw InvalidState("dash::comm: process " + std::to_string(owner) +
+                         " of the node lent a buffer in node-shared memory that this process does not map; was "
+                         "its NodeWindow freed during the collective?");
+    }
+    return here;
   }
 
   // In-place runs: where the others read this process's chunks (a broadcast root's output, the
@@ -419,6 +465,10 @@ private:
     } else {
       stage(slot);
     }
+    if (!rail_ && ring_ == Ring::slots &&
+        (call_.collective == Coll::allreduce || call_.collective == Coll::reduce_scatter)) {
+      write_note(t);
+    }
     if (writes_slot) {
       arena_.stamp(rank_, t, ring_).store(t + 1, std::memory_order_release);
     }
@@ -462,7 +512,7 @@ private:
           stage_copy(slot, chunk, count * e);
           break;
         }
-        for (int other = 0; other < size_; ++other) {
+        for (int other = 0; other < size_ && !lends_input_; ++other) {
           if (other != rank_) {
             const auto [begin, end] = piece(count, other);
             stage_copy(slot + begin * e, chunk + begin * e, (end - begin) * e);
@@ -472,7 +522,7 @@ private:
       }
       case Coll::reduce_scatter:
       case Coll::alltoall:
-        for (int other = 0; other < size_; ++other) {
+        for (int other = 0; other < size_ && !lends_input_; ++other) {
           if (other != rank_) {
             stage_copy(slot + slice_offset(rank_, other, size_),
                        call_.input + offset(layout_, static_cast<std::uint32_t>(other), staged_), count * e);
@@ -544,13 +594,25 @@ private:
       const std::size_t chunk = layout_.offset(reduced_);
       std::byte* target = call_.output + chunk + begin * e;
       combine_in_rank_order(target, end - begin, [&](int r) -> const std::byte* {
-        return r == rank_ ? call_.input + chunk + begin * e : arena_.slot(r, t, ring_) + begin * e;
+        if (r == rank_) {
+          return call_.input + chunk + begin * e;
+        }
+        const Lent lent = note_of(r, t);
+        return lent.input != nullptr ? lent_here(r, lent.input + chunk + begin * e, (end - begin) * e)
+                                     : arena_.slot(r, t, ring_) + begin * e;
       });
-      stage_copy(arena_.slot(rank_, t, ring_) + begin * e, target, (end - begin) * e);
+      if (!lends_output_) {
+        stage_copy(arena_.slot(rank_, t, ring_) + begin * e, target, (end - begin) * e);
+      }
     } else if (call_.collective == Coll::reduce_scatter) {  // the chunk of this process's own block
       const auto me = static_cast<std::uint32_t>(rank_);
       combine_in_rank_order(call_.output + layout_.offset(reduced_), count, [&](int r) -> const std::byte* {
-        return r == rank_ ? call_.input + offset(layout_, me, reduced_) : slice_for_me(r, t);
+        if (r == rank_) {
+          return call_.input + offset(layout_, me, reduced_);
+        }
+        const Lent lent = note_of(r, t);
+        return lent.input != nullptr ? lent_here(r, lent.input + offset(layout_, me, reduced_), count * e)
+                                     : slice_for_me(r, t);
       });
       ++final_chunks_;
     } else if (writes_to_readers) {  // once every reader lent its output
@@ -667,7 +729,11 @@ private:
         for (int other = 0; other < size_; ++other) {
           if (other != rank_) {
             const auto [begin, end] = piece(count, other);
-            bulk_copy(call_.output + layout_.offset(consumed_) + begin * e, arena_.slot(other, t, ring_) + begin * e,
+            const std::size_t at = layout_.offset(consumed_) + begin * e;
+            const Lent lent = note_of(other, t);
+            bulk_copy(call_.output + at,
+                      lent.output != nullptr ? lent_here(other, lent.output + at, (end - begin) * e)
+                                             : arena_.slot(other, t, ring_) + begin * e,
                       (end - begin) * e);
           }
         }
@@ -741,6 +807,10 @@ private:
   // The others read this run's chunks straight from the lender's buffer (reads_in_place); the lines
   // carry the buffers' addresses, and a lender finishes once released_.
   bool in_place_;
+  // Allreduce and reduce_scatter: the others read this process's input (its combined pieces of the
+  // output) straight from node-shared memory (lendable), and this run lasts until they did.
+  bool lends_input_ = false;
+  bool lends_output_ = false;
   // Outputs far larger than the caches are written with streaming stores (streams_output).
   bool streams_;
   bool released_ = true;

@@ -22,6 +22,10 @@
 // source's buffer, each reader copies its chunk from there with process_vm_readv, and the source
 // finishes only once every reader consumed the run's last chunk. A broadcast's readers lend their
 // outputs as well, and the root writes the last 1/k of each chunk there with process_vm_writev.
+// Where a buffer lies in node-shared memory (a NodeWindow's, detail/mapped_memory.hpp), those reads
+// and writes are plain copies; an allreduce or reduce_scatter source lends such an input (an
+// allreduce's output too) instead of staging: each slot's note carries the addresses, and the
+// others combine from and copy out of the lent buffers directly.
 // Hierarchical runs (several nodes) do the same in each node's arena and move each chunk between
 // the nodes on the rails: allreduce = node reduce-scatter, rail allreduce of each piece, node
 // allgather; reduce = node reduce-scatter, rail reduce of each piece to the root's node, gather of

@@ -5,7 +5,9 @@
 // a wrongly translated address would read or write the wrong bytes of the window.
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
@@ -77,7 +79,7 @@ TEST(NodeSharedCollectives, WindowMembersAreFoundWhereTheyAreMapped) {
     for (int peer = 0; peer < P(); ++peer) {
       const auto p = static_cast<std::size_t>(peer);
       const auto* at = reinterpret_cast<const std::byte*>(addresses[p]);
-      if (peer == me() || window.peer(peer) == nullptr) {
+      if (window.peer(peer) == nullptr) {  // DASH_SHARED_MEMORY=0 withholds the mapping
         EXPECT_EQ(dash::comm::detail::mapped_here(ids[p], at, 16), nullptr) << "peer " << peer;
         continue;
       }
@@ -150,6 +152,82 @@ TEST(NodeSharedCollectives, BcastWritesOnlyTheReadersOutputs) {
       }
       EXPECT_EQ(wrong, 0u);
       EXPECT_EQ(buffer.damaged_guards(), 0u);
+    }
+  }
+}
+
+// Each process combines its piece of every chunk straight from the others' inputs and copies the
+// others' combined pieces straight from their outputs. `lend` says which ranks pass node-shared
+// buffers (the others pass heap buffers and stage): each source decides for itself.
+void check_allreduce(std::size_t n, const std::function<bool(int)>& lends) {
+  SharedBuffer shared_in(n);
+  SharedBuffer shared_out(n);
+  std::vector<std::int64_t> heap_in(n);
+  std::vector<std::int64_t> heap_out(n, -1);
+  const std::span<std::int64_t> in = lends(me()) ? shared_in.view() : std::span<std::int64_t>(heap_in);
+  const std::span<std::int64_t> out = lends(me()) ? shared_out.view() : std::span<std::int64_t>(heap_out);
+  for (std::size_t i = 0; i < n; ++i) {
+    in[i] = value(me(), i);
+  }
+  MPI_Barrier(world());
+  dash::comm::allreduce(in, out, dash::plus{}, Group::world());
+  std::vector<std::int64_t> theirs(n);
+  MPI_Allreduce(in.data(), theirs.data(), static_cast<int>(n), MPI_INT64_T, MPI_SUM, world());
+  EXPECT_TRUE(std::equal(theirs.begin(), theirs.end(), out.begin()));
+  EXPECT_EQ(shared_in.damaged_guards() + shared_out.damaged_guards(), 0u);
+}
+
+TEST(NodeSharedCollectives, AllreduceMatchesMpi) {
+  for (const std::size_t n : element_counts()) {
+    SCOPED_TRACE("n=" + std::to_string(n));
+    check_allreduce(n, [](int) { return true; });
+  }
+}
+
+TEST(NodeSharedCollectives, AllreduceSourcesLendOrStageEachOnItsOwn) {
+  for (const std::size_t n : element_counts()) {
+    SCOPED_TRACE("n=" + std::to_string(n));
+    check_allreduce(n, [](int rank) { return rank % 2 == 0; });
+    check_allreduce(n, [](int rank) { return rank % 2 == 1; });
+  }
+}
+
+TEST(NodeSharedCollectives, AllreduceOfDoublesMatchesMpi) {
+  const std::size_t n = (std::size_t{1} << 16) + 9;
+  NodeWindow in_window(world(), n * sizeof(double));
+  NodeWindow out_window(world(), n * sizeof(double));
+  const std::span<double> in(reinterpret_cast<double*>(in_window.local().data()), n);
+  const std::span<double> out(reinterpret_cast<double*>(out_window.local().data()), n);
+  for (std::size_t i = 0; i < n; ++i) {
+    in[i] = 1.0 / static_cast<double>(i + 1 + static_cast<std::size_t>(me()));
+  }
+  MPI_Barrier(world());
+  dash::comm::allreduce(in, out, dash::plus{}, Group::world());
+  std::vector<double> theirs(n);
+  MPI_Allreduce(in.data(), theirs.data(), static_cast<int>(n), MPI_DOUBLE, MPI_SUM, world());
+  for (std::size_t i = 0; i < n; ++i) {
+    ASSERT_NEAR(out[i], theirs[i], 1e-12 * std::abs(theirs[i])) << "element " << i;
+  }
+}
+
+TEST(NodeSharedCollectives, ReduceScatterBlockMatchesMpi) {
+  for (const std::size_t n : element_counts()) {
+    for (const bool every_rank_lends : {true, false}) {
+      SCOPED_TRACE("n=" + std::to_string(n) + (every_rank_lends ? ", all lend" : ", even ranks lend"));
+      const bool lends = every_rank_lends || me() % 2 == 0;
+      SharedBuffer shared_in(n * static_cast<std::size_t>(P()));
+      SharedBuffer out(n);
+      std::vector<std::int64_t> heap_in(n * static_cast<std::size_t>(P()));
+      const std::span<std::int64_t> in = lends ? shared_in.view() : std::span<std::int64_t>(heap_in);
+      for (std::size_t i = 0; i < in.size(); ++i) {
+        in[i] = value(me(), i);
+      }
+      MPI_Barrier(world());
+      dash::comm::reduce_scatter_block(in, out.view(), dash::plus{}, Group::world());
+      std::vector<std::int64_t> theirs(n);
+      MPI_Reduce_scatter_block(in.data(), theirs.data(), static_cast<int>(n), MPI_INT64_T, MPI_SUM, world());
+      EXPECT_TRUE(std::equal(theirs.begin(), theirs.end(), out.view().begin()));
+      EXPECT_EQ(shared_in.damaged_guards() + out.damaged_guards(), 0u);
     }
   }
 }

@@ -56,8 +56,11 @@ public:
   static constexpr std::size_t slot_bytes = std::size_t{256} * 1024;
   static constexpr std::uint64_t slot_count = 4;
   static constexpr std::size_t stamp_bytes = sizeof(std::uint64_t);
-  // Stamp, data, padding to the next cache line: slots start on cache lines of their own.
+  // Stamp, data, then a note of the rest of the last cache line: slots start on cache lines of
+  // their own. The note carries facts about the slot's chunk that its data does not (which buffers
+  // the owner lends), published with the stamp like the data.
   static constexpr std::size_t slot_stride = slot_bytes + 64;
+  static constexpr std::size_t note_bytes = slot_stride - stamp_bytes - slot_bytes;
   static constexpr std::size_t line_stride = 128;  // two cache lines: a stamp and 120 bytes
   static constexpr std::uint64_t line_count = 64;
   static constexpr std::size_t line_bytes = line_stride - stamp_bytes;
@@ -87,6 +90,9 @@ public:
   std::byte* slot(int node_rank, std::uint64_t ticket, Ring ring = Ring::slots) const noexcept {
     return start_of(node_rank, ticket, ring) + stamp_bytes;
   }
+  std::byte* note(int node_rank, std::uint64_t ticket) const noexcept {
+    return slot(node_rank, ticket) + slot_bytes;
+  }
   std::atomic<std::uint64_t>& stamp(int node_rank, std::uint64_t ticket, Ring ring = Ring::slots) const noexcept {
     return *std::launder(reinterpret_cast<std::atomic<std::uint64_t>*>(start_of(node_rank, ticket, ring)));
   }
@@ -101,6 +107,8 @@ public:
   // and process_vm_writev (Linux cross-memory attach): tried on every pair when the arena opens,
   // and DASH_SINGLE_COPY=1.
   bool single_copy() const noexcept { return single_copy_; }
+  // Every process's id, in node rank order.
+  const std::vector<std::int64_t>& process_ids() const noexcept { return process_ids_; }
   // Copies `bytes` at `remote`, an address in process `node_rank`'s address space, to `local`
   // (read_from), or from `local` to there (write_to): with plain loads and stores where this process
   // maps that memory too (a NodeWindow's, detail/mapped_memory.hpp), else through the kernel. Throw

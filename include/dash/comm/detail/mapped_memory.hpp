@@ -25,12 +25,18 @@ struct MappedRange {
 // is ever found).
 std::int64_t this_process_id() noexcept;
 
-// Records `ranges` (one window's members) until forget_mapped(key) with the key returned. Thread-safe.
-std::uint64_t remember_mapped(std::vector<MappedRange> ranges);
+// Records one window until forget_mapped(key) with the key returned: the process ids of its
+// members, each of which maps every member's memory, and the ranges of that memory (this process's
+// own included, at its own address). Thread-safe.
+std::uint64_t remember_mapped(std::vector<std::int64_t> members, std::vector<MappedRange> ranges);
 void forget_mapped(std::uint64_t key) noexcept;
 
 // Where the `bytes` at `address` in process `owner`'s address space are mapped in this process, or
 // null unless one recorded range holds all of them.
 std::byte* mapped_here(std::int64_t owner, const void* address, std::size_t bytes) noexcept;
+
+// Whether the `bytes` at `address` of this process's memory lie in one recorded window of which
+// every process in `processes` is a member, so that each of them can copy them with plain loads.
+bool mapped_by_all(const void* address, std::size_t bytes, const std::vector<std::int64_t>& processes) noexcept;
 
 }  // namespace dash::comm::detail
