@@ -245,9 +245,16 @@ private:
     const bool reads_pieces = (call_.collective == Coll::allreduce && !call_.replicated) ||
                               call_.collective == Coll::reduce_scatter;
     const std::size_t bytes = call_.elements * call_.element_size * static_cast<std::size_t>(contributions);
-    return reads_pieces && !rail_ && ring_ == Ring::slots && size_ > 1 && arena_.single_copy() &&
+    return reads_pieces && has_notes() && size_ > 1 && arena_.single_copy() &&
            call_.elements * call_.element_size >= single_copy_bytes &&
            mapped_by_all(buffer, bytes, arena_.process_ids());
+  }
+
+  // Whether every process writes a note with each of this run's chunks (and reads the others'):
+  // single-node allreduce and reduce_scatter in the slots. Elsewhere a slot's note is stale.
+  bool has_notes() const noexcept {
+    return !rail_ && ring_ == Ring::slots &&
+           (call_.collective == Coll::allreduce || call_.collective == Coll::reduce_scatter);
   }
 
   // What a slot's note says: the input and output process `owner` lends for ticket t (its own
@@ -263,7 +270,9 @@ private:
   }
   Lent note_of(int owner, std::uint64_t t) const noexcept {
     Lent lent;
-    std::memcpy(&lent, arena_.note(owner, t), sizeof lent);
+    if (has_notes()) {
+      std::memcpy(&lent, arena_.note(owner, t), sizeof lent);
+    }
     return lent;
   }
   // Where the `bytes` at `remote`, lent by process `owner`, are mapped here.
@@ -465,8 +474,7 @@ private:
     } else {
       stage(slot);
     }
-    if (!rail_ && ring_ == Ring::slots &&
-        (call_.collective == Coll::allreduce || call_.collective == Coll::reduce_scatter)) {
+    if (has_notes()) {
       write_note(t);
     }
     if (writes_slot) {

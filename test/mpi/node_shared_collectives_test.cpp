@@ -210,6 +210,31 @@ TEST(NodeSharedCollectives, AllreduceOfDoublesMatchesMpi) {
   }
 }
 
+// A lending run leaves its buffers' addresses in the slots' notes; later runs that write no notes
+// (chunks in the lines, heap buffers) must not take them for theirs, even with the windows gone.
+TEST(NodeSharedCollectives, StaleNotesAreNeverRead) {
+  check_allreduce((std::size_t{1} << 17) + 5, [](int) { return true; });
+  dash::comm::Options arena;
+  arena.algorithm = "shared_memory";
+  for (const std::size_t n : {std::size_t{1}, std::size_t{15}, std::size_t{2048 + 3}}) {
+    SCOPED_TRACE("n=" + std::to_string(n));
+    std::vector<std::int64_t> in(n * static_cast<std::size_t>(P()));
+    for (std::size_t i = 0; i < in.size(); ++i) {
+      in[i] = value(me(), i);
+    }
+    std::vector<std::int64_t> ours(in.size());
+    std::vector<std::int64_t> theirs(in.size());
+    dash::comm::allreduce(in, ours, dash::plus{}, Group::world(), arena);
+    MPI_Allreduce(in.data(), theirs.data(), static_cast<int>(in.size()), MPI_INT64_T, MPI_SUM, world());
+    EXPECT_EQ(ours, theirs);
+    std::vector<std::int64_t> block(n);
+    std::vector<std::int64_t> expected(n);
+    dash::comm::reduce_scatter_block(in, block, dash::plus{}, Group::world(), arena);
+    MPI_Reduce_scatter_block(in.data(), expected.data(), static_cast<int>(n), MPI_INT64_T, MPI_SUM, world());
+    EXPECT_EQ(block, expected);
+  }
+}
+
 TEST(NodeSharedCollectives, ReduceScatterBlockMatchesMpi) {
   for (const std::size_t n : element_counts()) {
     for (const bool every_rank_lends : {true, false}) {
