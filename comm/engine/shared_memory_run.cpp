@@ -110,8 +110,11 @@ public:
     if (call.collective == Coll::allgather) {
       copied_.assign(static_cast<std::size_t>(size_), false);
     }
-    lends_input_ = lendable(call.input, call.collective == Coll::reduce_scatter ? size_ : 1);
-    lends_output_ = call.collective == Coll::allreduce && lendable(call.output, 1);
+    const bool per_block_input = call.collective == Coll::reduce_scatter || call.collective == Coll::alltoall;
+    lends_input_ = call.collective != Coll::bcast && lendable(call.input, per_block_input ? size_ : 1);
+    // A broadcast's root lends its data, which sits in its output.
+    lends_output_ = (call.collective == Coll::allreduce || (call.collective == Coll::bcast && rank_ == call.root)) &&
+                    lendable(call.output, 1);
     // A broadcast reader's output, which the root writes to, is final before its last `consumed`.
     released_ = in_place_ ? call.collective == Coll::bcast && rank_ != call.root : !lends_input_ && !lends_output_;
     arena_.enlist(*this);
@@ -236,33 +239,39 @@ private:
     return true;
   }
 
-  // Allreduce and reduce_scatter on node-shared buffers: whether this process lends `buffer` (of
-  // `contributions` contributions) instead of staging from it or into it. Every process of the
-  // node must map it (detail/mapped_memory.hpp); each source decides for itself and says so in each
-  // slot's note, so the processes need not agree. Contributions below single_copy_bytes stage: the
-  // lookups would cost more than the copies.
-  bool lendable(const std::byte* buffer, int contributions) const {
-    const bool reads_pieces = (call_.collective == Coll::allreduce && !call_.replicated) ||
-                              call_.collective == Coll::reduce_scatter;
-    const std::size_t bytes = call_.elements * call_.element_size * static_cast<std::size_t>(contributions);
-    return reads_pieces && has_notes() && size_ > 1 && arena_.single_copy() &&
-           call_.elements * call_.element_size >= single_copy_bytes &&
-           mapped_by_all(buffer, bytes, arena_.process_ids());
-  }
-
-  // Whether every process writes a note with each of this run's chunks (and reads the others'):
-  // single-node allreduce and reduce_scatter in the slots. Elsewhere a slot's note is stale.
-  bool has_notes() const noexcept {
-    return !rail_ && ring_ == Ring::slots &&
-           (call_.collective == Coll::allreduce || call_.collective == Coll::reduce_scatter);
-  }
-
   // What a slot's note says: the input and output process `owner` lends for ticket t (its own
   // addresses), or null where it stages.
   struct Lent {
     const std::byte* input = nullptr;
     const std::byte* output = nullptr;
   };
+  // Staged runs on node-shared buffers: whether this process lends `buffer` (of `contributions`
+  // contributions) instead of staging from it (an allreduce's output: into it). Every process of
+  // the node must map it (detail/mapped_memory.hpp); each source decides for itself and says so in
+  // each slot's note, so the processes need not agree. Contributions below single_copy_bytes stage:
+  // the lookups would cost more than the copies.
+  bool lendable(const std::byte* buffer, int contributions) const {
+    const std::size_t bytes = call_.elements * call_.element_size * static_cast<std::size_t>(contributions);
+    return has_notes() && size_ > 1 && arena_.single_copy() &&
+           call_.elements * call_.element_size >= single_copy_bytes &&
+           mapped_by_all(buffer, bytes, arena_.process_ids());
+  }
+
+  // Whether every process writes a note with each of this run's chunks (and reads the others'):
+  // single-node runs that stage in the slots, but for the replicated allreduce, which is for short
+  // vectors. Elsewhere a slot's note is stale.
+  bool has_notes() const noexcept {
+    return !rail_ && ring_ == Ring::slots && !in_place_ && !(call_.collective == Coll::allreduce && call_.replicated);
+  }
+
+  // Where the others' chunk data comes from: the `bytes` at `offset` of the buffer process `owner`
+  // lent (`which`: its input or output) for ticket t, or what it staged at `staged`.
+  const std::byte* from_peer(int owner, std::uint64_t t, const std::byte* Lent::*which, std::size_t offset,
+                             std::size_t bytes, const std::byte* staged) const {
+    const std::byte* lent = note_of(owner, t).*which;
+    return lent != nullptr ? lent_here(owner, lent + offset, bytes) : staged;
+  }
+
   void write_note(std::uint64_t t) const noexcept {
     const Lent lent{lends_input_ ? call_.input : nullptr, lends_output_ ? call_.output : nullptr};
     static_assert(sizeof lent <= CollectiveArena::note_bytes);
@@ -474,7 +483,8 @@ private:
     } else {
       stage(slot);
     }
-    if (has_notes()) {
+    // Only with the slot's data: a broadcast's readers skip the wait that makes the slot theirs.
+    if (has_notes() && writes_slot) {
       write_note(t);
     }
     if (writes_slot) {
@@ -545,13 +555,15 @@ private:
           break;
         }
         const std::byte* chunk = call_.input + layout_.offset(staged_);
-        stage_copy(slot, chunk, count * e);
+        if (!lends_input_) {
+          stage_copy(slot, chunk, count * e);
+        }
         copy_out(call_.output + offset(layout_, static_cast<std::uint32_t>(rank_), staged_), chunk, count * e);
         arrivals_.push_back(static_cast<std::uint32_t>(rank_) * chunks_ + staged_);
         break;
       }
       default:  // bcast: the root's data is in its output buffer
-        if (writes_slot) {
+        if (writes_slot && !lends_output_) {
           stage_copy(slot, call_.output + layout_.offset(staged_), count * e);
         }
         if (receives_from_rail) {
@@ -605,9 +617,8 @@ private:
         if (r == rank_) {
           return call_.input + chunk + begin * e;
         }
-        const Lent lent = note_of(r, t);
-        return lent.input != nullptr ? lent_here(r, lent.input + chunk + begin * e, (end - begin) * e)
-                                     : arena_.slot(r, t, ring_) + begin * e;
+        return from_peer(r, t, &Lent::input, chunk + begin * e, (end - begin) * e,
+                         arena_.slot(r, t, ring_) + begin * e);
       });
       if (!lends_output_) {
         stage_copy(arena_.slot(rank_, t, ring_) + begin * e, target, (end - begin) * e);
@@ -618,9 +629,7 @@ private:
         if (r == rank_) {
           return call_.input + offset(layout_, me, reduced_);
         }
-        const Lent lent = note_of(r, t);
-        return lent.input != nullptr ? lent_here(r, lent.input + offset(layout_, me, reduced_), count * e)
-                                     : slice_for_me(r, t);
+        return from_peer(r, t, &Lent::input, offset(layout_, me, reduced_), count * e, slice_for_me(r, t));
       });
       ++final_chunks_;
     } else if (writes_to_readers) {  // once every reader lent its output
@@ -633,7 +642,11 @@ private:
         if (in_place_ && r != rank_) {
           read_lent(r, t, offset(layout_, me, reduced_), block, count * e);
         } else {
-          copy_out(block, r == rank_ ? call_.input + offset(layout_, me, reduced_) : slice_for_me(r, t), count * e);
+          copy_out(block,
+                   r == rank_ ? call_.input + offset(layout_, me, reduced_)
+                              : from_peer(r, t, &Lent::input, offset(layout_, me, reduced_), count * e,
+                                          slice_for_me(r, t)),
+                   count * e);
         }
         arrivals_.push_back(source * chunks_ + reduced_);
       }
@@ -738,10 +751,8 @@ private:
           if (other != rank_) {
             const auto [begin, end] = piece(count, other);
             const std::size_t at = layout_.offset(consumed_) + begin * e;
-            const Lent lent = note_of(other, t);
             bulk_copy(call_.output + at,
-                      lent.output != nullptr ? lent_here(other, lent.output + at, (end - begin) * e)
-                                             : arena_.slot(other, t, ring_) + begin * e,
+                      from_peer(other, t, &Lent::output, at, (end - begin) * e, arena_.slot(other, t, ring_) + begin * e),
                       (end - begin) * e);
           }
         }
@@ -761,7 +772,10 @@ private:
               if (in_place_) {
                 read_lent(other, t, layout_.offset(consumed_), block, count * e);
               } else {
-                copy_out(block, arena_.slot(other, t, ring_), count * e);
+                copy_out(block,
+                         from_peer(other, t, &Lent::input, layout_.offset(consumed_), count * e,
+                                   arena_.slot(other, t, ring_)),
+                         count * e);
               }
               arrivals_.push_back(contribution * chunks_ + consumed_);
             }
@@ -792,7 +806,10 @@ private:
             }
             read_own_part_ = false;
           } else {
-            copy_out(chunk, arena_.slot(call_.root, t, ring_), count * e);
+            copy_out(chunk,
+                     from_peer(call_.root, t, &Lent::output, layout_.offset(consumed_), count * e,
+                               arena_.slot(call_.root, t, ring_)),
+                     count * e);
           }
           ++final_chunks_;
         }
@@ -815,8 +832,9 @@ private:
   // The others read this run's chunks straight from the lender's buffer (reads_in_place); the lines
   // carry the buffers' addresses, and a lender finishes once released_.
   bool in_place_;
-  // Allreduce and reduce_scatter: the others read this process's input (its combined pieces of the
-  // output) straight from node-shared memory (lendable), and this run lasts until they did.
+  // Staged runs: the others read this process's input (an allreduce's combined pieces and a
+  // broadcast root's data: its output) straight from node-shared memory (lendable), and this run
+  // lasts until they did.
   bool lends_input_ = false;
   bool lends_output_ = false;
   // Outputs far larger than the caches are written with streaming stores (streams_output).
