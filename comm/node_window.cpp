@@ -2,7 +2,6 @@
 #include <utility>
 
 #include <dash/comm/detail/mapped_memory.hpp>
-
 #include <dash/comm/exception.hpp>
 #include <dash/comm/mpi_call.hpp>
 #include <dash/comm/node_window.hpp>
