@@ -8,6 +8,7 @@
 #include <limits>
 #include <cstdint>
 #include <numeric>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -669,6 +670,53 @@ TEST(Collectives, SizeMismatchesAreErrors) {
                  "dash::comm::allreduce: invalid argument 'out.size()' = 3; expected 4 (the size of in)");
   }
   EXPECT_THROW(dash::comm::bcast(in, P(), Group::world()), dash::OutOfRange);
+}
+
+// A group of one member (each rank alone) takes no algorithm: every collective copies the
+// member's contribution to its output or leaves the buffer alone, and never writes beside it.
+TEST(Collectives, OneMemberGroupsCopyTheirContribution) {
+  const Group alone = Group::of_base_ranks({me()}, dash::comm::TagSpace{31000 + me() * 32, 32});
+  constexpr std::size_t n = 5;
+  constexpr int guard = -7;
+  std::vector<int> in(n);
+  std::iota(in.begin(), in.end(), 100 * me() + 1);
+  // The output with a guard element on each side.
+  std::vector<int> padded(n + 2, guard);
+  const std::span<int> out(padded.data() + 1, n);
+  const auto expect_copied = [&](std::string_view collective) {
+    EXPECT_TRUE(std::equal(out.begin(), out.end(), in.begin())) << collective;
+    EXPECT_EQ(padded.front(), guard) << collective;
+    EXPECT_EQ(padded.back(), guard) << collective;
+    std::fill(out.begin(), out.end(), 0);
+  };
+  dash::comm::allreduce(in, out, dash::plus{}, alone);
+  expect_copied("allreduce");
+  dash::comm::reduce(in, out, dash::plus{}, 0, alone);
+  expect_copied("reduce");
+  dash::comm::allgather(in, out, alone);
+  expect_copied("allgather");
+  dash::comm::gather(in, out, 0, alone);
+  expect_copied("gather");
+  dash::comm::scatter(in, out, 0, alone);
+  expect_copied("scatter");
+  dash::comm::alltoall(in, out, alone);
+  expect_copied("alltoall");
+  dash::comm::reduce_scatter_block(in, out, dash::plus{}, alone);
+  expect_copied("reduce_scatter_block");
+  dash::comm::scan(in, out, dash::plus{}, alone);
+  expect_copied("scan");
+  dash::comm::exscan(in, out, dash::plus{}, alone);  // member 0's output is not touched
+  EXPECT_TRUE(std::all_of(out.begin(), out.end(), [](int v) { return v == 0; }));
+  std::vector<int> buffer = in;
+  dash::comm::bcast(buffer, 0, alone);
+  EXPECT_EQ(buffer, in);
+  dash::comm::allreduce(buffer, buffer, dash::plus{}, alone);  // in place
+  EXPECT_EQ(buffer, in);
+  dash::comm::barrier(alone);
+  EXPECT_THROW(dash::comm::bcast(buffer, 1, alone), dash::OutOfRange);
+  // A forced algorithm still runs (or is refused) as itself.
+  dash::comm::allreduce(in, out, dash::plus{}, alone, forced("ring"));
+  expect_copied("allreduce forced to ring");
 }
 
 // The library's choice is the candidate the cost model prices lowest, the first one on a tie; the
