@@ -1019,9 +1019,10 @@ Decision decide(const CollectiveCall& call, const Group& group, const Options& o
   return decision;
 }
 
-// The world group's uniform calls, whose decision depends only on these (the configuration, the
-// nodes and the arena stay as dash::init found them until the next initialisation).
-struct WorldCallKey {
+// Uniform calls whose decision depends only on these: the configuration, the nodes and the arena
+// stay as dash::init found them until the next initialisation, and a group other than the world
+// group counts only by its size (no arena, no hierarchy and no network view serve it).
+struct RepeatableCallKey {
   unsigned generation;
   Coll collective;
   int root;
@@ -1031,28 +1032,32 @@ struct WorldCallKey {
   bool canonical;
   std::uint32_t segments;
   std::string algorithm;
+  int group_size;
 };
 
 // Short collectives are called in loops of one call shape, where deciding afresh would cost more
 // than the collective itself (a few hundred nanoseconds against an 8-byte broadcast in shared
-// memory): the last world-group decision is kept.
+// memory; 150 ns of a 1 us allreduce on a team): the last decision is kept, one for the world
+// group and one for the others, so that a team algorithm's calls between world calls keep theirs.
 Decision decide_repeatable(const CollectiveCall& call, const Group& group, const Options& options) {
-  const bool repeatable = !call.internal && !call.input_sizes && !call.output_sizes && !call.grid && group.is_world();
+  const bool repeatable = !call.internal && !call.input_sizes && !call.output_sizes && !call.grid;
   if (!repeatable) {
     return decide(call, group, options);
   }
   // Collectives are called from one thread at a time (docs/configuration.md), so no lock.
-  static std::optional<std::pair<WorldCallKey, Decision>> last;
+  static std::array<std::optional<std::pair<RepeatableCallKey, Decision>>, 2> kept;
+  std::optional<std::pair<RepeatableCallKey, Decision>>& last = kept[group.is_world() ? 0 : 1];
   const unsigned generation = runtime_generation();
-  const auto repeats = [&](const WorldCallKey& key) {  // compared field by field: no key to build per call
-    return key.generation == generation && key.collective == call.collective && key.root == call.root && key.elements == call.elements &&
-           key.element_size == call.element_size && key.commutative == call.commutative &&
-           key.canonical == options.canonical_placement && key.segments == options.segments &&
-           key.algorithm == options.algorithm;
+  const auto repeats = [&](const RepeatableCallKey& key) {  // compared field by field: no key to build per call
+    return key.generation == generation && key.collective == call.collective && key.root == call.root &&
+           key.elements == call.elements && key.element_size == call.element_size &&
+           key.commutative == call.commutative && key.canonical == options.canonical_placement &&
+           key.segments == options.segments && key.group_size == group.size() && key.algorithm == options.algorithm;
   };
   if (!last || !repeats(last->first)) {
-    last.emplace(WorldCallKey{generation, call.collective, call.root, call.elements, call.element_size, call.commutative,
-                              options.canonical_placement, options.segments, options.algorithm},
+    last.emplace(RepeatableCallKey{generation, call.collective, call.root, call.elements, call.element_size,
+                                   call.commutative, options.canonical_placement, options.segments, options.algorithm,
+                                   group.size()},
                  decide(call, group, options));
   }
   return last->second;
