@@ -59,10 +59,11 @@ constexpr double garbage = std::numeric_limits<double>::quiet_NaN();
 double input_value(int rank, std::size_t index) { return rank + 1 + static_cast<double>(index % 7) * 0.5; }
 
 // Who runs the measured calls: our collective (an algorithm name, empty for the library's
-// choice) or Open MPI on a communicator with a forced algorithm.
+// choice; on the world group or on a team) or Open MPI on a communicator with a forced algorithm.
 struct Contender {
   std::string algorithm;
   MPI_Comm native = MPI_COMM_NULL;
+  bool on_team = false;
 };
 
 // Where a workload's buffers live: the process's heap, or node-shared memory as dash's containers
@@ -107,12 +108,18 @@ public:
     in_ = in_memory_->view();
     out_ = out_memory_->view();
     options_.algorithm = contender_.algorithm;
+    if (contender_.on_team) {  // the whole job: the workload runs on every rank
+      team_of_all_ = &Team::All().split(1);
+    }
     reset();
   }
 
   ~CollectiveWorkload() override {
     if (contender_.native != MPI_COMM_NULL) {
       MPI_Comm_free(&contender_.native);
+    }
+    if (team_of_all_ != nullptr) {
+      team_of_all_->free();
     }
   }
   CollectiveWorkload(const CollectiveWorkload&) = delete;
@@ -179,21 +186,22 @@ public:
 
 private:
   void run_ours() {
+    const comm::Group& group = team_of_all_ != nullptr ? team_of_all_->group() : comm::Group::world();
     switch (info_.operation) {
       case Operation::allreduce:
-        comm::allreduce(in_, out_, dash::plus{}, comm::Group::world(), options_);
+        comm::allreduce(in_, out_, dash::plus{}, group, options_);
         break;
       case Operation::allgather:
-        comm::allgather(in_, out_, comm::Group::world(), options_);
+        comm::allgather(in_, out_, group, options_);
         break;
       case Operation::reduce_scatter_block:
-        comm::reduce_scatter_block(in_, out_, dash::plus{}, comm::Group::world(), options_);
+        comm::reduce_scatter_block(in_, out_, dash::plus{}, group, options_);
         break;
       case Operation::alltoall:
-        comm::alltoall(in_, out_, comm::Group::world(), options_);
+        comm::alltoall(in_, out_, group, options_);
         break;
       case Operation::bcast:
-        comm::bcast(out_, 0, comm::Group::world(), options_);
+        comm::bcast(out_, 0, group, options_);
         break;
     }
   }
@@ -231,6 +239,7 @@ private:
   std::span<double> in_;
   std::span<double> out_;
   comm::Options options_;
+  Team* team_of_all_ = nullptr;  // coll/<op>.team: a team split from Team::All() with every rank
 };
 
 // The memory-traffic floor of an operation (issue "Collective layer II", acceptance): the local
@@ -445,7 +454,8 @@ Case make_case(const OperationInfo& info, std::string name, std::string impl,
 }
 
 // Registers, per operation: our default choice, the same on node-shared buffers (as dash's containers
-// pass them), its memory-traffic floor, each of our algorithms, each native algorithm.
+// pass them) and on a team (teams run collectives on groups other than the world group), its
+// memory-traffic floor, each of our algorithms, each native algorithm.
 const bool registered = [] {
   for (const OperationInfo& info : operations()) {
     const std::string op(info.name);
@@ -453,6 +463,8 @@ const bool registered = [] {
                                [](MPI_Comm) { return Contender{}; }));
     CaseRegistration(make_case(info, op + ".shared", "dash::comm::" + op + " (library's choice)",
                                [](MPI_Comm) { return Contender{}; }, Memory::node_shared));
+    CaseRegistration(make_case(info, op + ".team", "dash::comm::" + op + " (library's choice) on a team of every rank",
+                               [](MPI_Comm) { return Contender{{}, MPI_COMM_NULL, true}; }));
     Case floor = make_case(info, op + ".floor", "memory-traffic floor of " + op + " (all ranks busy)",
                            [](MPI_Comm) { return Contender{}; });
     floor.make_workload = [&info](const Problem& problem) -> std::unique_ptr<Workload> {
