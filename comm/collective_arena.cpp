@@ -104,15 +104,19 @@ CollectiveArena::CollectiveArena(MPI_Comm node, int machine_processes) {
   MPI_Info_free(&info);
   check_mpi(allocated, "dash::init: MPI_Win_allocate_shared (collective arena)");
   check_mpi(MPI_Win_lock_all(MPI_MODE_NOCHECK, window_), "dash::init: MPI_Win_lock_all (collective arena)");
-  auto* my_counters = new (aligned(mine)) ArenaCounters();
+  for (int channel = 0; channel < channel_count; ++channel) {
+    std::byte* start = aligned(mine) + static_cast<std::size_t>(channel) * channel_bytes;
+    new (start) ArenaCounters();
+    for (std::uint64_t line = 0; line < line_count; ++line) {
+      new (start + lines_offset + line * line_stride) std::atomic<std::uint64_t>(0);
+    }
+    for (std::uint64_t slot = 0; slot < slot_count; ++slot) {
+      new (start + slots_offset + slot * slot_stride) std::atomic<std::uint64_t>(0);
+    }
+  }
+  auto* my_counters = std::launder(reinterpret_cast<ArenaCounters*>(aligned(mine)));
   my_counters->process_id = this_process_id();
   my_counters->own_address = reinterpret_cast<std::uintptr_t>(aligned(mine));
-  for (std::uint64_t line = 0; line < line_count; ++line) {
-    new (aligned(mine) + lines_offset + line * line_stride) std::atomic<std::uint64_t>(0);
-  }
-  for (std::uint64_t slot = 0; slot < slot_count; ++slot) {
-    new (aligned(mine) + slots_offset + slot * slot_stride) std::atomic<std::uint64_t>(0);
-  }
   regions_.resize(static_cast<std::size_t>(size));
   for (int r = 0; r < size; ++r) {
     MPI_Aint bytes = 0;
@@ -127,6 +131,11 @@ CollectiveArena::CollectiveArena(MPI_Comm node, int machine_processes) {
   check_mpi(MPI_Barrier(node_), "dash::init: MPI_Barrier (collective arena)");
   MPI_Win_sync(window_);
   open_single_copy();
+  std::vector<int> everyone(static_cast<std::size_t>(size));
+  for (int r = 0; r < size; ++r) {
+    everyone[static_cast<std::size_t>(r)] = r;
+  }
+  world_channel_ = std::make_unique<ArenaChannel>(*this, 0, std::move(everyone), rank);
 }
 
 // Every process reads each other's `own_address` through the kernel, compares it with what the
@@ -186,7 +195,31 @@ CollectiveArena::~CollectiveArena() {
   MPI_Comm_free(&node_);
 }
 
-bool CollectiveArena::all_consumed(std::uint64_t value) noexcept {
+void CollectiveArena::clear_channel(int channel) noexcept {
+  std::byte* start = channel_start(rank_, channel);
+  ArenaCounters& mine = counters(rank_, channel);
+  mine.staged.store(0, std::memory_order_release);
+  mine.reduced.store(0, std::memory_order_release);
+  mine.consumed.store(0, std::memory_order_release);
+  for (std::uint64_t line = 0; line < line_count; ++line) {
+    std::launder(reinterpret_cast<std::atomic<std::uint64_t>*>(start + lines_offset + line * line_stride))
+        ->store(0, std::memory_order_release);
+  }
+  for (std::uint64_t slot = 0; slot < slot_count; ++slot) {
+    std::launder(reinterpret_cast<std::atomic<std::uint64_t>*>(start + slots_offset + slot * slot_stride))
+        ->store(0, std::memory_order_release);
+  }
+}
+
+ArenaChannel::ArenaChannel(CollectiveArena& arena, int channel, std::vector<int> node_ranks, int member)
+    : arena_(&arena), channel_(channel), node_ranks_(std::move(node_ranks)), member_(member) {
+  process_ids_.reserve(node_ranks_.size());
+  for (const int node_rank : node_ranks_) {
+    process_ids_.push_back(arena.process_ids()[static_cast<std::size_t>(node_rank)]);
+  }
+}
+
+bool ArenaChannel::all_consumed(std::uint64_t value) noexcept {
   if (consumed_floor_ >= value) {
     asks_since_read_ = 0;
     return true;
@@ -194,32 +227,28 @@ bool CollectiveArena::all_consumed(std::uint64_t value) noexcept {
   // A writer whose ring is full asks again at once; reading the counters each time would pull the
   // readers' cache lines away from the readers it waits for (8-byte broadcasts: 126 -> 104 ns).
   // Oversubscribed, every failed ask gives the core away, which is pause enough.
-  if (!oversubscribed_ && asks_since_read_++ % asks_per_read != 0) {
+  if (!arena_->oversubscribed() && asks_since_read_++ % asks_per_read != 0) {
     return false;
   }
   std::uint64_t floor = UINT64_MAX;
-  for (int peer = 0; peer < size(); ++peer) {
-    if (peer != rank_) {
-      floor = std::min(floor, counters(peer).consumed.load(std::memory_order_acquire));
+  for (int other = 0; other < size(); ++other) {
+    if (other != member_) {
+      floor = std::min(floor, arena_->counters(node_rank(other), channel_).consumed.load(std::memory_order_acquire));
     }
   }
   consumed_floor_ = floor;
   return floor >= value;
 }
 
-std::uint64_t CollectiveArena::take_tickets(std::uint64_t count) noexcept {
-  const std::uint64_t first = next_ticket_;
-  next_ticket_ += count;
-  return first;
-}
-
 void CollectiveArena::enlist(CollectiveRun& run) { runs_.push_back(&run); }
 
 void CollectiveArena::leave(CollectiveRun& run) noexcept { std::erase(runs_, &run); }
 
-void CollectiveArena::progress_before(const CollectiveRun& run) {
-  for (std::size_t i = 0; i < runs_.size() && runs_[i] != &run; ++i) {
-    runs_[i]->advance();
+void CollectiveArena::progress_others(const CollectiveRun* run) {
+  for (CollectiveRun* other : runs_) {
+    if (other != run) {
+      other->advance();
+    }
   }
 }
 

@@ -3,9 +3,12 @@
 #include <string>
 #include <utility>
 
+#include <dash/comm/detail/collective_arena.hpp>
+#include <dash/comm/detail/group_arena_channel.hpp>
 #include <dash/comm/environment.hpp>
 #include <dash/comm/exception.hpp>
 #include <dash/comm/group.hpp>
+#include <dash/comm/locality.hpp>
 
 namespace dash::comm {
 
@@ -38,6 +41,10 @@ struct Group::State {
   std::shared_ptr<const RankMap> map;
   TagSpace tags;
   mutable unsigned long long sequence = 0;
+  // A team's arena channel (0: none) and the initialisation it belongs to; made at first use.
+  int arena_channel = 0;
+  unsigned arena_generation = 0;
+  std::unique_ptr<detail::ArenaChannel> channel;
 };
 
 TagSpace Group::world_tag_space() { return TagSpace{1 + internal_tags, world_tags}; }
@@ -112,5 +119,60 @@ int Group::next_tag() const {
   const auto offset = static_cast<int>(state_->sequence++ % static_cast<unsigned long long>(state_->tags.count));
   return state_->tags.first + offset;
 }
+
+namespace detail {
+
+void assign_arena_channel(const Group& group, int channel) {
+  if (channel < 1 || channel >= CollectiveArena::channel_count) {
+    throw out_of_range("dash::comm::detail::assign_arena_channel", "channel", channel,
+                       "a team channel in [1, " + std::to_string(CollectiveArena::channel_count) + ")");
+  }
+  Group::State& state = *group.state_;
+  state.arena_channel = channel;
+  state.arena_generation = runtime_generation();
+  state.channel.reset();
+}
+
+ArenaChannel* arena_channel_of(const Group& group) {
+  CollectiveArena* arena = collective_arena();
+  if (arena == nullptr) {
+    return nullptr;
+  }
+  if (group.is_world()) {
+    return &arena->world_channel();
+  }
+  Group::State& state = *group.state_;
+  if (state.arena_channel == 0 || state.arena_generation != runtime_generation() || locality().node_count > 1) {
+    return nullptr;
+  }
+  if (!state.channel) {
+    // One node: node ranks are base ranks (the arena's node communicator keeps their order).
+    std::vector<int> node_ranks(static_cast<std::size_t>(state.size));
+    for (int member = 0; member < state.size; ++member) {
+      node_ranks[static_cast<std::size_t>(member)] = state.map->to_base(member);
+    }
+    state.channel = std::make_unique<ArenaChannel>(*arena, state.arena_channel, std::move(node_ranks), state.rank);
+  }
+  return state.channel.get();
+}
+
+bool arena_channel_busy(const Group& group) noexcept {
+  const Group::State& state = *group.state_;
+  return state.channel && state.channel->running() > 0;
+}
+
+void release_arena_channel(const Group& group) noexcept {
+  Group::State& state = *group.state_;
+  CollectiveArena* arena = collective_arena();
+  // Teams may outlive the library (Team::All()'s children at exit): their channel went with it.
+  if (state.arena_channel != 0 && is_initialized() && state.arena_generation == runtime_generation() &&
+      arena != nullptr) {
+    arena->clear_channel(state.arena_channel);
+  }
+  state.arena_channel = 0;
+  state.channel.reset();
+}
+
+}  // namespace detail
 
 }  // namespace dash::comm

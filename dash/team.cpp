@@ -9,6 +9,8 @@
 
 #include <dash/comm/allreduce.hpp>
 #include <dash/comm/barrier.hpp>
+#include <dash/comm/detail/collective_arena.hpp>
+#include <dash/comm/detail/group_arena_channel.hpp>
 #include <dash/comm/mpi_call.hpp>
 #include <dash/comm/environment.hpp>
 #include <dash/comm/exception.hpp>
@@ -40,6 +42,11 @@ Team::Team(Team* parent, Membership membership)
   group_ = tag_block_ < 0 ? std::make_unique<comm::Group>(comm::Group::world())
                           : std::make_unique<comm::Group>(membership.size, membership.rank, ranks_,
                                                           tag_blocks_->layout().space(tag_block_));
+  // The collective arena's team channels follow the tag blocks: no two live teams that share a
+  // process share a block (detail/group_arena_channel.hpp).
+  if (tag_block_ >= 0 && tag_block_ + 1 < comm::detail::CollectiveArena::channel_count) {
+    comm::detail::assign_arena_channel(*group_, tag_block_ + 1);
+  }
 }
 
 Team::~Team() { release(); }
@@ -52,6 +59,11 @@ void Team::release() noexcept {
   }
   communicator_.reset();
   retained_tables_.clear();
+  // Released teams are freed (after their barrier) or children of a freed parent (after its), so
+  // no member reads this process's part of the channel any more.
+  if (group_) {
+    comm::detail::release_arena_channel(*group_);
+  }
   group_.reset();
   ranks_.reset();
   if (tag_blocks_ && tag_block_ >= 0) {
@@ -260,11 +272,30 @@ void Team::free() {
   if (parent_ == nullptr) {
     throw InvalidState("dash::Team::free: Team::All() cannot be freed");
   }
-  // Members of the teams split from this one may still read rows this process holds for them:
-  // nobody goes before everybody is done.
-  comm::barrier(*group_);
+  // Members of the teams split from this one may still read rows this process holds for them, and
+  // of the team's arena channel: nobody goes before everybody is done. The agreement runs on
+  // messages, so its end on one member means that every member entered it, past its own runs in
+  // the channel (an arena run ends on one member while others may still read its slots). A
+  // collective still running there would read a channel the next team reuses.
+  const std::array<std::uint64_t, 1> busy{runs_in_arena() ? 1U : 0U};
+  std::array<std::uint64_t, 1> any_busy{};
+  comm::Options on_messages;
+  on_messages.algorithm = "recursive_doubling";
+  comm::allreduce(busy, any_busy, dash::max{}, *group_, on_messages);
+  if (any_busy[0] != 0) {
+    throw InvalidState("dash::Team::free: a collective on the team, or on a team split from it, is still running "
+                       "on a member (complete its request before freeing the team)");
+  }
   release();
   freed_ = true;
+}
+
+bool Team::runs_in_arena() const noexcept {
+  if (group_ && comm::detail::arena_channel_busy(*group_)) {
+    return true;
+  }
+  return std::any_of(children_.begin(), children_.end(),
+                     [](const std::unique_ptr<Team>& child) { return child->runs_in_arena(); });
 }
 
 MPI_Comm Team::mpi_comm() {

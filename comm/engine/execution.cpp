@@ -11,6 +11,7 @@
 
 #include <mpi.h>
 
+#include <dash/comm/detail/collective_arena.hpp>
 #include <dash/comm/detail/execution.hpp>
 #include <dash/comm/detail/received_bytes.hpp>
 #include <dash/comm/exception.hpp>
@@ -697,6 +698,37 @@ std::vector<std::unique_ptr<Execution::Impl>>& Execution::idle_states() {
   return states;
 }
 
+std::vector<Execution::Impl*>& Execution::live_schedules() {
+  static std::vector<Impl*> live;
+  return live;
+}
+
+void progress_all_collectives(const void* waiting_schedule, const CollectiveRun* waiting_run) {
+  // An arena run drives its rail stages' schedules through Execution::progress, which must not
+  // come back here.
+  static bool driving = false;
+  if (driving) {
+    return;
+  }
+  driving = true;
+  for (Execution::Impl* impl : Execution::live_schedules()) {
+    // A schedule the progress thread holds is its to drive; a failed one waits for its owner.
+    if (impl == waiting_schedule || impl->background != nullptr || impl->failed || impl->background_error ||
+        impl->complete()) {
+      continue;
+    }
+    try {
+      impl->progress();
+    } catch (...) {
+      impl->background_error = std::current_exception();  // rethrown where its owner progresses
+    }
+  }
+  if (CollectiveArena* arena = collective_arena()) {
+    arena->progress_others(waiting_run);
+  }
+  driving = false;
+}
+
 Execution::Execution() noexcept = default;
 
 Execution::Execution(ExecutionSetup setup, const Group& group, int tag) {
@@ -708,6 +740,7 @@ Execution::Execution(ExecutionSetup setup, const Group& group, int tag) {
     idle.pop_back();
   }
   impl_->start(std::move(setup), group, tag);
+  live_schedules().push_back(impl_.get());
   if (ProgressThread* thread = progress_thread(); thread != nullptr && !impl_->complete()) {
     impl_->background = thread;
     thread->attach(*impl_);
@@ -744,6 +777,7 @@ Execution::~Execution() {
     impl_->background->detach(*impl_);
     impl_->background = nullptr;
   }
+  std::erase(live_schedules(), impl_.get());
   if (!impl_->failed && !impl_->background_error) {
     try {
       while (!impl_->progress()) {
@@ -775,11 +809,16 @@ bool Execution::progress() {
     std::rethrow_exception(std::exchange(impl.background_error, nullptr));
   }
   try {
-    return impl.progress();
+    if (impl.progress()) {
+      return true;
+    }
   } catch (...) {
     impl.failed = true;
     throw;
   }
+  // Other members may wait for a collective this process started before or after this one.
+  progress_all_collectives(&impl, nullptr);
+  return false;
 }
 
 bool Execution::done() const noexcept {

@@ -17,6 +17,7 @@
 #include <dash/comm/cost_model.hpp>
 #include <dash/comm/detail/algorithm_costs.hpp>
 #include <dash/comm/detail/collective_arena.hpp>
+#include <dash/comm/detail/group_arena_channel.hpp>
 #include <dash/comm/detail/launch.hpp>
 #include <dash/comm/detail/local_failure_report.hpp>
 #include <dash/comm/detail/node_hierarchy.hpp>
@@ -1021,7 +1022,8 @@ Decision decide(const CollectiveCall& call, const Group& group, const Options& o
 
 // Uniform calls whose decision depends only on these: the configuration, the nodes and the arena
 // stay as dash::init found them until the next initialisation, and a group other than the world
-// group counts only by its size (no arena, no hierarchy and no network view serve it).
+// group counts only by its size and whether it has an arena channel (no hierarchy and no network
+// view serve it).
 struct RepeatableCallKey {
   unsigned generation;
   Coll collective;
@@ -1033,6 +1035,7 @@ struct RepeatableCallKey {
   std::uint32_t segments;
   std::string algorithm;
   int group_size;
+  bool in_arena_channel;  // a team with an arena channel (detail/group_arena_channel.hpp)
 };
 
 // Short collectives are called in loops of one call shape, where deciding afresh would cost more
@@ -1048,16 +1051,18 @@ Decision decide_repeatable(const CollectiveCall& call, const Group& group, const
   static std::array<std::optional<std::pair<RepeatableCallKey, Decision>>, 2> kept;
   std::optional<std::pair<RepeatableCallKey, Decision>>& last = kept[group.is_world() ? 0 : 1];
   const unsigned generation = runtime_generation();
+  const bool in_arena_channel = !group.is_world() && arena_channel_of(group) != nullptr;
   const auto repeats = [&](const RepeatableCallKey& key) {  // compared field by field: no key to build per call
     return key.generation == generation && key.collective == call.collective && key.root == call.root &&
            key.elements == call.elements && key.element_size == call.element_size &&
            key.commutative == call.commutative && key.canonical == options.canonical_placement &&
-           key.segments == options.segments && key.group_size == group.size() && key.algorithm == options.algorithm;
+           key.segments == options.segments && key.group_size == group.size() &&
+           key.in_arena_channel == in_arena_channel && key.algorithm == options.algorithm;
   };
   if (!last || !repeats(last->first)) {
     last.emplace(RepeatableCallKey{generation, call.collective, call.root, call.elements, call.element_size,
                                    call.commutative, options.canonical_placement, options.segments, options.algorithm,
-                                   group.size()},
+                                   group.size(), in_arena_channel},
                  decide(call, group, options));
   }
   return last->second;

@@ -9,6 +9,7 @@
 #include <dash/comm/config.hpp>
 #include <dash/comm/detail/bulk_copy.hpp>
 #include <dash/comm/detail/collective_arena.hpp>
+#include <dash/comm/detail/group_arena_channel.hpp>
 #include <dash/comm/detail/launch.hpp>
 #include <dash/comm/detail/mapped_memory.hpp>
 #include <dash/comm/detail/node_hierarchy.hpp>
@@ -93,12 +94,13 @@ class SharedMemoryRun final : public DirectRun, public CollectiveRun {
 public:
   SharedMemoryRun(const SharedMemoryCall& call, const Group& group, std::unique_ptr<PendingUniformCheck> check)
       : arena_(*collective_arena()),
+        channel_(call.hierarchical ? arena_.world_channel() : *arena_channel_of(group)),
         call_(call),
         rail_(call.hierarchical ? &*node_hierarchy().rail : nullptr),
-        size_(call.hierarchical ? node_hierarchy().node_size : group.size()),
-        rank_(call.hierarchical ? node_hierarchy().node_rank : group.rank()),
+        size_(channel_.size()),
+        rank_(channel_.member()),
         chunks_(call.segments),
-        first_ticket_(arena_.take_tickets(call.segments)),
+        first_ticket_(channel_.take_tickets(call.segments)),
         in_place_(reads_in_place(call, size_)),
         streams_(!call.hierarchical && streams_output(call.collective, call.elements * call.element_size, size_)),
         ring_(fits_lines(call) || in_place_ ? Ring::lines : Ring::slots),
@@ -118,9 +120,13 @@ public:
     // A broadcast reader's output, which the root writes to, is final before its last `consumed`.
     released_ = in_place_ ? call.collective == Coll::bcast && rank_ != call.root : !lends_input_ && !lends_output_;
     arena_.enlist(*this);
+    channel_.run_started();
   }
 
-  ~SharedMemoryRun() override { arena_.leave(*this); }
+  ~SharedMemoryRun() override {
+    stop_counting();
+    arena_.leave(*this);
+  }
 
   // Short calls follow each other in loops: a finished run's memory serves the next one instead of
   // the heap. Collectives are started and finished from one thread at a time (docs/configuration.md).
@@ -144,7 +150,7 @@ public:
   }
 
   bool progress() override {
-    arena_.progress_before(*this);
+    progress_all_collectives(nullptr, this);
     const std::uint64_t steps = steps_;
     if (advance()) {
       return true;
@@ -191,7 +197,11 @@ public:
       moved = try_stage() | try_reduce() | try_publish() | try_gather() | try_release() | moved;
       steps_ += moved ? 1 : 0;
     }
-    return done();
+    if (done()) {
+      stop_counting();
+      return true;
+    }
+    return false;
   }
 
 private:
@@ -205,6 +215,15 @@ private:
   }
 
   std::uint64_t ticket(std::uint32_t chunk) const noexcept { return first_ticket_ + chunk; }
+
+  // The channel counts this run among its running ones until it is done here (the channel may be
+  // gone by the time the run's request is destroyed: its team freed).
+  void stop_counting() noexcept {
+    if (counted_) {
+      channel_.run_finished();
+      counted_ = false;
+    }
+  }
 
   // Copies into the output: around the caches when the run streams (streams_output).
   void copy_out(std::byte* to, const std::byte* from, std::size_t bytes) const noexcept {
@@ -254,7 +273,7 @@ private:
     const std::size_t bytes = call_.elements * call_.element_size * static_cast<std::size_t>(contributions);
     return has_notes() && size_ > 1 && arena_.single_copy() &&
            call_.elements * call_.element_size >= single_copy_bytes &&
-           mapped_by_all(buffer, bytes, arena_.process_ids());
+           mapped_by_all(buffer, bytes, channel_.process_ids());
   }
 
   // Whether every process writes a note with each of this run's chunks (and reads the others'):
@@ -275,18 +294,18 @@ private:
   void write_note(std::uint64_t t) const noexcept {
     const Lent lent{lends_input_ ? call_.input : nullptr, lends_output_ ? call_.output : nullptr};
     static_assert(sizeof lent <= CollectiveArena::note_bytes);
-    std::memcpy(arena_.note(rank_, t), &lent, sizeof lent);
+    std::memcpy(note_at(rank_, t), &lent, sizeof lent);
   }
   Lent note_of(int owner, std::uint64_t t) const noexcept {
     Lent lent;
     if (has_notes()) {
-      std::memcpy(&lent, arena_.note(owner, t), sizeof lent);
+      std::memcpy(&lent, note_at(owner, t), sizeof lent);
     }
     return lent;
   }
   // Where the `bytes` at `remote`, lent by process `owner`, are mapped here.
   const std::byte* lent_here(int owner, const std::byte* remote, std::size_t bytes) const {
-    const std::byte* here = mapped_here(arena_.process_ids()[static_cast<std::size_t>(owner)], remote, bytes);
+    const std::byte* here = mapped_here(channel_.process_ids()[static_cast<std::size_t>(owner)], remote, bytes);
     if (here == nullptr) {
       throw InvalidState("dash::comm: process " + std::to_string(owner) +
                          " of the node lent a buffer in node-shared memory that this process does not map; was "
@@ -304,13 +323,13 @@ private:
   // In-place runs: the buffer process `owner` lent for ticket t.
   std::byte* lent_by(int owner, std::uint64_t t) const noexcept {
     std::byte* lent = nullptr;
-    std::memcpy(&lent, arena_.slot(owner, t, ring_), sizeof lent);
+    std::memcpy(&lent, slot_of(owner, t), sizeof lent);
     return lent;
   }
 
   // In-place runs: copies `bytes` at `offset` of the buffer process `owner` lent for ticket t.
   void read_lent(int owner, std::uint64_t t, std::size_t offset, std::byte* to, std::size_t bytes) const {
-    arena_.read_from(owner, lent_by(owner, t) + offset, to, bytes);
+    arena_.read_from(channel_.node_rank(owner), lent_by(owner, t) + offset, to, bytes);
   }
 
   // In-place broadcasts: the root, idle otherwise, writes the last 1/k of each of the k - 1
@@ -330,7 +349,7 @@ private:
     const std::size_t bytes = (count - read_by_reader(count)) * e;
     for (int reader = 0; reader < size_ && bytes > 0; ++reader) {
       if (reader != rank_) {
-        arena_.write_to(reader, lent_by(reader, t) + first, call_.output + first, bytes);
+        arena_.write_to(channel_.node_rank(reader), lent_by(reader, t) + first, call_.output + first, bytes);
       }
     }
   }
@@ -414,20 +433,35 @@ private:
 
   bool peers_reached(std::atomic<std::uint64_t> ArenaCounters::*counter, std::uint64_t value) const noexcept {
     for (int peer = 0; peer < size_; ++peer) {
-      if (peer != rank_ && (arena_.counters(peer).*counter).load(std::memory_order_acquire) < value) {
+      if (peer != rank_ && (counters_of(peer).*counter).load(std::memory_order_acquire) < value) {
         return false;
       }
     }
     return true;
   }
 
-  ArenaCounters& mine() const noexcept { return arena_.counters(rank_); }
+  // The channel's parts of member `member`'s region (members are the group's ranks; a hierarchical
+  // run's group is its node).
+  ArenaCounters& counters_of(int member) const noexcept {
+    return arena_.counters(channel_.node_rank(member), channel_.index());
+  }
+  std::byte* slot_of(int member, std::uint64_t t) const noexcept {
+    return arena_.slot(channel_.node_rank(member), t, ring_, channel_.index());
+  }
+  std::atomic<std::uint64_t>& stamp_of(int member, std::uint64_t t) const noexcept {
+    return arena_.stamp(channel_.node_rank(member), t, ring_, channel_.index());
+  }
+  std::byte* note_at(int member, std::uint64_t t) const noexcept {
+    return arena_.note(channel_.node_rank(member), t, channel_.index());
+  }
+
+  ArenaCounters& mine() const noexcept { return counters_of(rank_); }
 
   // Whether every other process staged ticket t: its slot's stamp, read with the chunk's first
   // bytes. A slot holds t until its owner restages it, which waits for this process's `consumed`.
   bool peers_staged(std::uint64_t t) const noexcept {
     for (int peer = 0; peer < size_; ++peer) {
-      if (peer != rank_ && arena_.stamp(peer, t, ring_).load(std::memory_order_acquire) != t + 1) {
+      if (peer != rank_ && stamp_of(peer, t).load(std::memory_order_acquire) != t + 1) {
         return false;
       }
     }
@@ -436,7 +470,7 @@ private:
 
   // What process `owner` staged in ticket t's slot for this process (reduce_scatter, alltoall).
   const std::byte* slice_for_me(int owner, std::uint64_t t) const noexcept {
-    return arena_.slot(owner, t, ring_) + slice_offset(owner, rank_, size_);
+    return slot_of(owner, t) + slice_offset(owner, rank_, size_);
   }
 
   // Chunk `chunk` of contribution `contribution` of a buffer with this layout.
@@ -473,11 +507,11 @@ private:
     // allreduce this process too: its rail stage writes the combined piece there).
     const std::uint64_t depth = CollectiveArena::depth(ring_);
     if (writes_slot && t >= depth &&
-        (!arena_.all_consumed(t - depth + 1) ||
+        (!channel_.all_consumed(t - depth + 1) ||
          (rail_ && mine().consumed.load(std::memory_order_relaxed) < t - depth + 1))) {
       return false;
     }
-    std::byte* slot = arena_.slot(rank_, t, ring_);
+    std::byte* slot = slot_of(rank_, t);
     if (in_place_) {
       lend(slot);
     } else {
@@ -488,7 +522,7 @@ private:
       write_note(t);
     }
     if (writes_slot) {
-      arena_.stamp(rank_, t, ring_).store(t + 1, std::memory_order_release);
+      stamp_of(rank_, t).store(t + 1, std::memory_order_release);
     }
     mine().staged.store(t + 1, std::memory_order_release);
     ++staged_;
@@ -607,7 +641,7 @@ private:
     if (call_.collective == Coll::allreduce && call_.replicated) {
       const std::size_t chunk = layout_.offset(reduced_);
       combine_in_rank_order(call_.output + chunk, count, [&](int r) -> const std::byte* {
-        return r == rank_ ? call_.input + chunk : arena_.slot(r, t, ring_);
+        return r == rank_ ? call_.input + chunk : slot_of(r, t);
       });
     } else if (call_.collective == Coll::allreduce) {
       const auto [begin, end] = piece(count, rank_);
@@ -618,10 +652,10 @@ private:
           return call_.input + chunk + begin * e;
         }
         return from_peer(r, t, &Lent::input, chunk + begin * e, (end - begin) * e,
-                         arena_.slot(r, t, ring_) + begin * e);
+                         slot_of(r, t) + begin * e);
       });
       if (!lends_output_) {
-        stage_copy(arena_.slot(rank_, t, ring_) + begin * e, target, (end - begin) * e);
+        stage_copy(slot_of(rank_, t) + begin * e, target, (end - begin) * e);
       }
     } else if (call_.collective == Coll::reduce_scatter) {  // the chunk of this process's own block
       const auto me = static_cast<std::uint32_t>(rank_);
@@ -692,11 +726,11 @@ private:
     const std::size_t e = call_.element_size;
     const auto [begin, end] = piece(layout_.count(combined_), rank_);
     const std::size_t chunk = layout_.offset(combined_);
-    std::byte* in_slot = arena_.slot(rank_, t, ring_) + begin * e;
+    std::byte* in_slot = slot_of(rank_, t) + begin * e;
     const bool reduce = call_.collective == Coll::reduce;
     std::byte* target = reduce ? in_slot : call_.output + chunk + begin * e;
     combine_in_rank_order(target, end - begin, [&](int r) -> const std::byte* {
-      return r == rank_ ? call_.input + chunk + begin * e : arena_.slot(r, t, ring_) + begin * e;
+      return r == rank_ ? call_.input + chunk + begin * e : slot_of(r, t) + begin * e;
     });
     start_on_rail(combined_, end - begin, target, reduce ? rail_result(combined_) : in_slot);
     ++combined_;
@@ -714,7 +748,7 @@ private:
     const std::size_t e = call_.element_size;
     const auto [begin, end] = piece(layout_.count(reduced_), rank_);
     std::byte* in_output = call_.output + layout_.offset(reduced_) + begin * e;
-    std::byte* in_slot = arena_.slot(rank_, t, ring_) + begin * e;
+    std::byte* in_slot = slot_of(rank_, t) + begin * e;
     if (!reduce) {
       bulk_copy(in_output, in_slot, (end - begin) * e);
     } else if (on_root_node()) {
@@ -752,7 +786,7 @@ private:
             const auto [begin, end] = piece(count, other);
             const std::size_t at = layout_.offset(consumed_) + begin * e;
             bulk_copy(call_.output + at,
-                      from_peer(other, t, &Lent::output, at, (end - begin) * e, arena_.slot(other, t, ring_) + begin * e),
+                      from_peer(other, t, &Lent::output, at, (end - begin) * e, slot_of(other, t) + begin * e),
                       (end - begin) * e);
           }
         }
@@ -763,9 +797,9 @@ private:
         for (int other = 0; other < size_; ++other) {
           const auto o = static_cast<std::size_t>(other);
           if (other != rank_ && !copied_[o] &&
-              arena_.stamp(other, t, ring_).load(std::memory_order_acquire) == t + 1) {
+              stamp_of(other, t).load(std::memory_order_acquire) == t + 1) {
             if (rail_) {
-              place_rail_chunks(other, arena_.slot(other, t, ring_), consumed_);
+              place_rail_chunks(other, slot_of(other, t), consumed_);
             } else {
               const auto contribution = static_cast<std::uint32_t>(other);
               std::byte* block = call_.output + offset(layout_, contribution, consumed_);
@@ -774,7 +808,7 @@ private:
               } else {
                 copy_out(block,
                          from_peer(other, t, &Lent::input, layout_.offset(consumed_), count * e,
-                                   arena_.slot(other, t, ring_)),
+                                   slot_of(other, t)),
                          count * e);
               }
               arrivals_.push_back(contribution * chunks_ + consumed_);
@@ -790,7 +824,7 @@ private:
         break;
       case Coll::bcast:
         if (rank_ != call_.root) {
-          if (arena_.stamp(call_.root, t, ring_).load(std::memory_order_acquire) != t + 1) {
+          if (stamp_of(call_.root, t).load(std::memory_order_acquire) != t + 1) {
             return false;
           }
           std::byte* chunk = call_.output + layout_.offset(consumed_);
@@ -801,14 +835,14 @@ private:
               moved = true;
             }
             // The root's `reduced` passes t once it wrote its part into this output.
-            if (arena_.counters(call_.root).reduced.load(std::memory_order_acquire) < t + 1) {
+            if (counters_of(call_.root).reduced.load(std::memory_order_acquire) < t + 1) {
               return moved;
             }
             read_own_part_ = false;
           } else {
             copy_out(chunk,
                      from_peer(call_.root, t, &Lent::output, layout_.offset(consumed_), count * e,
-                               arena_.slot(call_.root, t, ring_)),
+                               slot_of(call_.root, t)),
                      count * e);
           }
           ++final_chunks_;
@@ -823,6 +857,8 @@ private:
   }
 
   CollectiveArena& arena_;
+  ArenaChannel& channel_;  // the group's: the world's (and a hierarchical run's node's) or a team's
+  bool counted_ = true;    // among the channel's running runs (stop_counting)
   SharedMemoryCall call_;
   const Group* rail_;  // hierarchical runs: the caller's rail; size_ and rank_ are then its node's
   int size_;
@@ -927,8 +963,9 @@ std::string_view shared_memory_unfit(const Group& group) {
     return "the progress thread (DASH_PROGRESS_THREAD=1) does not drive arena collectives, and its users expect "
            "collectives to complete in the background";
   }
-  if (!group.is_world()) {
-    return "it runs on the world group only (the arena's chunk tickets follow that group's call order)";
+  if (arena_channel_of(group) == nullptr) {
+    return "it runs on the world group and on teams with an arena channel (the teams of a split of Team::All() "
+           "and of their splits; a channel's chunk tickets follow its group's call order)";
   }
   return {};
 }

@@ -486,7 +486,8 @@ TEST(SharedMemoryCollectives, RefusalsNameTheReason) {
     FAIL() << "no exception";
   } catch (const dash::InvalidArgument& error) {
     const std::string expected =
-        arena_on() ? "it runs on the world group only (the arena's chunk tickets follow that group's call order)"
+        arena_on() ? "it runs on the world group and on teams with an arena channel (the teams of a split of "
+                     "Team::All() and of their splits; a channel's chunk tickets follow its group's call order)"
                    : "it needs shared memory, which DASH_SHARED_MEMORY=0 turned off";
     EXPECT_EQ(std::string(error.what()),
               "dash::comm::allreduce: algorithm 'shared_memory' (forced by Options::algorithm) cannot serve this "

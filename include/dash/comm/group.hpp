@@ -20,6 +20,16 @@
 
 namespace dash::comm {
 
+class Group;
+
+namespace detail {
+class ArenaChannel;
+void assign_arena_channel(const Group& group, int channel);
+ArenaChannel* arena_channel_of(const Group& group);
+bool arena_channel_busy(const Group& group) noexcept;
+void release_arena_channel(const Group& group) noexcept;
+}  // namespace detail
+
 // The tags [first, first + count) of the base communicator a group uses.
 struct TagSpace {
   int first = 0;
@@ -64,6 +74,11 @@ public:
   bool is_world() const;
 
 private:
+  friend void detail::assign_arena_channel(const Group& group, int channel);
+  friend detail::ArenaChannel* detail::arena_channel_of(const Group& group);
+  friend bool detail::arena_channel_busy(const Group& group) noexcept;
+  friend void detail::release_arena_channel(const Group& group) noexcept;
+
   struct State;
   std::shared_ptr<State> state_;
 };

@@ -97,7 +97,8 @@ public:
   int team_rank(int global) const;
 
   // Collective (a barrier): frees the team and every team split from it. Throws
-  // dash::InvalidState for All() and Null().
+  // dash::InvalidState for All() and Null(), and on every member when a collective on the team
+  // (or on one split from it) still runs in the collective arena on some member.
   void free();
 
   // Collective on first call: an MPI communicator of the team's members in team-rank order, for
@@ -120,6 +121,9 @@ private:
   void require_member(const char* function) const;
 
   void release() noexcept;
+  // Whether a collective of this team or of one split from it still runs in the collective arena
+  // on this process (its request not yet completed).
+  bool runs_in_arena() const noexcept;
   // Collective: true when every member passed the same `call` (which operation, its arguments
   // that must match, whether the member's own arguments are valid). One allreduce; splits always
   // run it, so a mistake on one member is an exception on all, never a hang.

@@ -3,19 +3,22 @@
 // MPI-3 shared windows; docs/collectives.md "Shared-memory collectives").
 //
 // dash::init allocates one region per process with MPI_Win_allocate_shared over the processes of
-// its node (as locality() counts them): three progress counters, each on a cache line of its own,
-// and the owner's process id and address of the region (for cross-memory reads), then a ring of
-// `line_count` lines of two cache lines each, then `slot_count` slots of `slot_bytes` of data. A
+// its node (as locality() counts them), cut into `channel_count` channels: channel 0 serves the
+// world group, the others teams (ArenaChannel below). A channel holds three progress counters, each
+// on a cache line of its own (channel 0 also the owner's process id and address of the region, for
+// cross-memory reads), then a ring of `line_count` lines of two cache lines each, then `slot_count`
+// slots of `slot_bytes` of data. A
 // slot or line starts with its stamp, the ticket + 1 of the chunk it holds, stored after the chunk:
 // a short chunk shares the stamp's cache lines, so a reader that sees the stamp has the data with
 // the same transfer. Chunks of at most `line_bytes` live in the lines: the deeper ring lets a
 // broadcast's root run many short calls ahead of its readers, as an eager send would (a line of
 // two cache lines holds 64-byte chunks: in a slot, P = 2 broadcasts of 64 B took 200-250 ns, in a
 // line 130 ns). A collective numbers its chunks with
-// tickets taken from one sequence that every process of the node advances alike (the collectives
-// that use the arena run on the world group, whose members call them in the same order), so
-// counters only ever grow: they are never reset between calls, and a counter left behind by an
-// earlier call can never satisfy a later one.
+// tickets taken from one sequence per channel that its processes advance alike (the members of a
+// group call its collectives in the same order), so counters only ever grow: they are never reset
+// between calls, and a counter left behind by an earlier call can never satisfy a later one. A
+// team's channel is zeroed when the team is freed, after the barrier that ends every member's use
+// of it, and before its tag block (which names the channel) can go to another team.
 // Chunk ticket t lives in slot t % slot_count, or line t % line_count.
 //
 // Counters are std::atomic<std::uint64_t>: lock-free, hence address-free, so processes mapping
@@ -26,6 +29,7 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <new>
 #include <vector>
 
@@ -46,6 +50,7 @@ struct ArenaCounters {
   std::uint64_t own_address = 0;
 };
 
+class ArenaChannel;
 class CollectiveRun;
 
 // Where a run's chunks live: the slots, or the lines for chunks of at most line_bytes.
@@ -64,11 +69,15 @@ public:
   static constexpr std::size_t line_stride = 128;  // two cache lines: a stamp and 120 bytes
   static constexpr std::uint64_t line_count = 64;
   static constexpr std::size_t line_bytes = line_stride - stamp_bytes;
-  // The counters take the region's first 4 KiB, the lines the next, the slots follow.
+  // A channel's counters take its first 4 KiB, the lines the next, the slots follow.
   static constexpr std::size_t counters_bytes = 4096;
   static constexpr std::size_t lines_offset = counters_bytes;
   static constexpr std::size_t slots_offset = lines_offset + line_count * line_stride;
-  static constexpr std::size_t region_bytes = slots_offset + slot_count * slot_stride;
+  static constexpr std::size_t channel_bytes = slots_offset + slot_count * slot_stride;
+  // The world group's and two for teams: the teams of the first two tag blocks (a split of
+  // Team::All() and a split of that) run their collectives here, deeper ones on messages.
+  static constexpr int channel_count = 3;
+  static constexpr std::size_t region_bytes = channel_count * channel_bytes;
 
   // Tickets in flight per ring: ticket t may be staged once every process consumed t - depth.
   static constexpr std::uint64_t depth(Ring ring) noexcept { return ring == Ring::lines ? line_count : slot_count; }
@@ -83,25 +92,28 @@ public:
   int size() const noexcept { return static_cast<int>(regions_.size()); }
   // More processes on the machine than cores: a waiting process must give its core away at once.
   bool oversubscribed() const noexcept { return oversubscribed_; }
-  ArenaCounters& counters(int node_rank) const noexcept {
-    return *std::launder(reinterpret_cast<ArenaCounters*>(regions_[static_cast<std::size_t>(node_rank)]));
+  ArenaCounters& counters(int node_rank, int channel = 0) const noexcept {
+    return *std::launder(reinterpret_cast<ArenaCounters*>(channel_start(node_rank, channel)));
   }
   // The data of the slot (line) that holds `ticket`, and its stamp (ticket + 1 once the owner staged it).
-  std::byte* slot(int node_rank, std::uint64_t ticket, Ring ring = Ring::slots) const noexcept {
-    return start_of(node_rank, ticket, ring) + stamp_bytes;
+  std::byte* slot(int node_rank, std::uint64_t ticket, Ring ring = Ring::slots, int channel = 0) const noexcept {
+    return start_of(node_rank, ticket, ring, channel) + stamp_bytes;
   }
-  std::byte* note(int node_rank, std::uint64_t ticket) const noexcept {
-    return slot(node_rank, ticket) + slot_bytes;
+  std::byte* note(int node_rank, std::uint64_t ticket, int channel = 0) const noexcept {
+    return slot(node_rank, ticket, Ring::slots, channel) + slot_bytes;
   }
-  std::atomic<std::uint64_t>& stamp(int node_rank, std::uint64_t ticket, Ring ring = Ring::slots) const noexcept {
-    return *std::launder(reinterpret_cast<std::atomic<std::uint64_t>*>(start_of(node_rank, ticket, ring)));
+  std::atomic<std::uint64_t>& stamp(int node_rank, std::uint64_t ticket, Ring ring = Ring::slots,
+                                    int channel = 0) const noexcept {
+    return *std::launder(reinterpret_cast<std::atomic<std::uint64_t>*>(start_of(node_rank, ticket, ring, channel)));
   }
 
-  // Whether every other process's `consumed` reached `value`. Counters only grow, so the lowest
-  // one seen last time answers most asks without touching the others' cache lines; while it does
-  // not, the counters are read again only every asks_per_read-th ask.
-  static constexpr unsigned asks_per_read = 16;
-  bool all_consumed(std::uint64_t value) noexcept;
+  // This process's node rank.
+  int rank() const noexcept { return rank_; }
+  // The world group's channel (channel 0, every process of the node).
+  ArenaChannel& world_channel() noexcept { return *world_channel_; }
+  // Zeroes this process's counters and stamps of team channel `channel`: no process may look at
+  // them any more (Team::free's barrier), and the next team there starts at ticket 0.
+  void clear_channel(int channel) noexcept;
 
   // Whether this node's processes may read and write each other's memory with process_vm_readv
   // and process_vm_writev (Linux cross-memory attach): tried on every pair when the arena opens,
@@ -116,33 +128,80 @@ public:
   void read_from(int node_rank, const std::byte* remote, std::byte* local, std::size_t bytes) const;
   void write_to(int node_rank, std::byte* remote, const std::byte* local, std::size_t bytes) const;
 
-  // The first of `count` consecutive tickets for the next collective.
-  std::uint64_t take_tickets(std::uint64_t count) noexcept;
-
-  // Runs in ticket order. A run may wait for a slot an earlier run still reads from, so progress
-  // on any run first drives the runs started before it (progress_before).
+  // The runs of this process, in the order they started. A run may wait for a slot an earlier run
+  // of its channel still reads from, and for other processes that wait for a run of another
+  // channel (the members of different groups may start their collectives in different orders),
+  // so progress on any run first drives all the others (progress_others).
   void enlist(CollectiveRun& run);
   void leave(CollectiveRun& run) noexcept;
-  void progress_before(const CollectiveRun& run);
+  void progress_others(const CollectiveRun* run);
 
 private:
   void open_single_copy();
 
-  std::byte* start_of(int node_rank, std::uint64_t ticket, Ring ring) const noexcept {
-    std::byte* region = regions_[static_cast<std::size_t>(node_rank)];
-    return ring == Ring::lines ? region + lines_offset + ticket % line_count * line_stride
-                               : region + slots_offset + ticket % slot_count * slot_stride;
+  std::byte* channel_start(int node_rank, int channel) const noexcept {
+    return regions_[static_cast<std::size_t>(node_rank)] + static_cast<std::size_t>(channel) * channel_bytes;
+  }
+  std::byte* start_of(int node_rank, std::uint64_t ticket, Ring ring, int channel) const noexcept {
+    std::byte* start = channel_start(node_rank, channel);
+    return ring == Ring::lines ? start + lines_offset + ticket % line_count * line_stride
+                               : start + slots_offset + ticket % slot_count * slot_stride;
   }
 
   MPI_Comm node_ = MPI_COMM_NULL;
   MPI_Win window_ = MPI_WIN_NULL;
   std::vector<std::byte*> regions_;
-  std::uint64_t next_ticket_ = 0;
   std::vector<CollectiveRun*> runs_;
   bool oversubscribed_ = false;
   bool single_copy_ = false;
   std::vector<std::int64_t> process_ids_;
   int rank_ = 0;
+  std::unique_ptr<ArenaChannel> world_channel_;
+};
+
+// The processes of one group that meet in a channel of their regions, and the ticket sequence they
+// share there: the world group's on channel 0 (its ranks are the node ranks), a team's on the
+// channel of its tag block (a Team made on a single-node job, include/dash/core/team.hpp).
+class ArenaChannel {
+public:
+  // `node_ranks`: the node rank of each member, in group rank order; `member` is the caller's.
+  ArenaChannel(CollectiveArena& arena, int channel, std::vector<int> node_ranks, int member);
+
+  CollectiveArena& arena() const noexcept { return *arena_; }
+  int index() const noexcept { return channel_; }
+  int size() const noexcept { return static_cast<int>(node_ranks_.size()); }
+  int member() const noexcept { return member_; }
+  int node_rank(int member) const noexcept { return node_ranks_[static_cast<std::size_t>(member)]; }
+  // Every member's process id, in member order.
+  const std::vector<std::int64_t>& process_ids() const noexcept { return process_ids_; }
+
+  // The first of `count` consecutive tickets for the group's next collective.
+  std::uint64_t take_tickets(std::uint64_t count) noexcept {
+    const std::uint64_t first = next_ticket_;
+    next_ticket_ += count;
+    return first;
+  }
+
+  // Runs of this process in the channel that have not finished (dash::Team::free refuses to free
+  // a team whose channel a run still uses).
+  int running() const noexcept { return running_; }
+  void run_started() noexcept { ++running_; }
+  void run_finished() noexcept { --running_; }
+
+  // Whether every other member's `consumed` reached `value`. Counters only grow, so the lowest
+  // one seen last time answers most asks without touching the others' cache lines; while it does
+  // not, the counters are read again only every asks_per_read-th ask.
+  static constexpr unsigned asks_per_read = 16;
+  bool all_consumed(std::uint64_t value) noexcept;
+
+private:
+  CollectiveArena* arena_;
+  int channel_;
+  std::vector<int> node_ranks_;
+  std::vector<std::int64_t> process_ids_;
+  int member_;
+  std::uint64_t next_ticket_ = 0;
+  int running_ = 0;
   std::uint64_t consumed_floor_ = 0;
   unsigned asks_since_read_ = 0;
 };

@@ -139,6 +139,14 @@ public:
   virtual std::optional<std::uint32_t> next_arrival() = 0;
 };
 
+class CollectiveRun;
+
+// Advances every collective this process has started, but for the one its caller waits on (a
+// schedule's state, or an arena run): the members of different groups may start their collectives
+// in different orders, and a member that waits for one must not hold up another that some other
+// member waits for first (MPI's progress rule). Called while a wait finds nothing to do.
+void progress_all_collectives(const void* waiting_schedule, const CollectiveRun* waiting_run);
+
 // A running schedule or direct run. A movable handle; an empty (default-constructed or moved-from) handle
 // stands for a finished collective with nothing to report.
 class Execution {
@@ -164,6 +172,9 @@ public:
 private:
   struct Impl;
   static std::vector<std::unique_ptr<Impl>>& idle_states();
+  // The states of the schedules started and not yet destroyed.
+  static std::vector<Impl*>& live_schedules();
+  friend void progress_all_collectives(const void* waiting_schedule, const CollectiveRun* waiting_run);
   std::unique_ptr<Impl> impl_;
   std::unique_ptr<DirectRun> direct_;
 };

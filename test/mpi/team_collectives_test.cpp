@@ -1,0 +1,228 @@
+// Collectives on teams in the collective arena: a team of a single-node job runs them in the arena
+// channel its tag block names (detail/group_arena_channel.hpp). Every collective against MPI's on
+// a communicator of the same members in the same order (contiguous, sibling and reordered teams,
+// vectors from one cache line to many slots), nested teams on the next channel and deeper ones on
+// messages, collectives of different channels started in different orders on different ranks, a
+// freed team's channel serving the next team, and freeing a team whose collective still runs.
+
+#include <algorithm>
+#include <cstdint>
+#include <numeric>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+#include <mpi.h>
+
+#include <dash/dash.hpp>
+
+namespace {
+
+using dash::Team;
+using dash::comm::Coll;
+
+int P() { return static_cast<int>(dash::size()); }
+int me() { return dash::myid(); }
+
+// Whether teams get an arena channel in this run: the arena is on and the job on one node.
+bool team_arena() { return dash::comm::config().shared_memory_access && dash::comm::locality().node_count == 1; }
+
+// MPI's communicator of the processes with the caller's color, ordered by key.
+class ReferenceComm {
+public:
+  ReferenceComm(int color, int key) { MPI_Comm_split(dash::comm::base_comm(), color, key, &comm_); }
+  ~ReferenceComm() { MPI_Comm_free(&comm_); }
+  ReferenceComm(const ReferenceComm&) = delete;
+  ReferenceComm& operator=(const ReferenceComm&) = delete;
+  MPI_Comm get() const { return comm_; }
+
+private:
+  MPI_Comm comm_ = MPI_COMM_NULL;
+};
+
+std::vector<std::int64_t> values(std::size_t n, int seed) {
+  std::vector<std::int64_t> v(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    v[i] = static_cast<std::int64_t>(seed) * 1000003 + static_cast<std::int64_t>(i % 9973) * 7 - 5;
+  }
+  return v;
+}
+
+// The algorithm the library picks for an allreduce of `bytes` on `team`, and why shared_memory is
+// unfit there (empty when it fits).
+std::string shared_memory_unfit(const Team& team, std::size_t bytes) {
+  for (const dash::comm::Candidate& candidate : dash::comm::explain(Coll::allreduce, bytes, team.group()).candidates) {
+    if (candidate.algorithm == "shared_memory") {
+      return candidate.unfit;
+    }
+  }
+  return "no shared_memory candidate";
+}
+
+// Every collective of the arena on `team` at `n` elements per contribution (the library's choice,
+// and shared_memory forced when the team has a channel) against MPI's on `reference`.
+void expect_collectives_match(const Team& team, MPI_Comm reference, std::size_t n) {
+  const int p = static_cast<int>(team.size());
+  const int rank = team.myid();
+  const auto np = static_cast<std::size_t>(p);
+  std::vector<dash::comm::Options> choices(1);
+  if (team_arena()) {
+    choices.emplace_back().algorithm = "shared_memory";
+  }
+  const std::vector<std::int64_t> in = values(n, me() + 1);
+  const std::vector<std::int64_t> blocks = values(n * np, me() + 7);
+  for (const dash::comm::Options& options : choices) {
+    const std::string how = options.algorithm.empty() ? "library's choice" : options.algorithm;
+    const std::string what = " of " + std::to_string(n) + " on a team of " + std::to_string(p) + " (" + how + ")";
+    const int count = static_cast<int>(n);
+
+    std::vector<std::int64_t> ours(n);
+    std::vector<std::int64_t> theirs(n);
+    dash::comm::allreduce(in, ours, dash::plus{}, team.group(), options);
+    MPI_Allreduce(in.data(), theirs.data(), count, MPI_INT64_T, MPI_SUM, reference);
+    EXPECT_EQ(ours, theirs) << "allreduce" << what;
+
+    std::vector<std::int64_t> gathered(n * np);
+    std::vector<std::int64_t> gathered_mpi(n * np);
+    dash::comm::allgather(in, gathered, team.group(), options);
+    MPI_Allgather(in.data(), count, MPI_INT64_T, gathered_mpi.data(), count, MPI_INT64_T, reference);
+    EXPECT_EQ(gathered, gathered_mpi) << "allgather" << what;
+
+    std::vector<std::int64_t> exchanged(n * np);
+    std::vector<std::int64_t> exchanged_mpi(n * np);
+    dash::comm::alltoall(blocks, exchanged, team.group(), options);
+    MPI_Alltoall(blocks.data(), count, MPI_INT64_T, exchanged_mpi.data(), count, MPI_INT64_T, reference);
+    EXPECT_EQ(exchanged, exchanged_mpi) << "alltoall" << what;
+
+    std::vector<std::int64_t> scattered(n);
+    std::vector<std::int64_t> scattered_mpi(n);
+    dash::comm::reduce_scatter_block(blocks, scattered, dash::plus{}, team.group(), options);
+    MPI_Reduce_scatter_block(blocks.data(), scattered_mpi.data(), count, MPI_INT64_T, MPI_SUM, reference);
+    EXPECT_EQ(scattered, scattered_mpi) << "reduce_scatter_block" << what;
+
+    const int root = p - 1;
+    std::vector<std::int64_t> broadcast = rank == root ? in : std::vector<std::int64_t>(n, -1);
+    std::vector<std::int64_t> broadcast_mpi = broadcast;
+    dash::comm::bcast(broadcast, root, team.group(), options);
+    MPI_Bcast(broadcast_mpi.data(), count, MPI_INT64_T, root, reference);
+    EXPECT_EQ(broadcast, broadcast_mpi) << "bcast" << what;
+  }
+}
+
+// One cache line, a few slots, and enough for the in-place (single-copy) paths.
+const std::vector<std::size_t> sizes = {1, 15, 40000, 300000};
+
+TEST(TeamCollectives, TeamsOfASplitRunInTheirArenaChannel) {
+  for (const int parts : {1, std::min(2, P())}) {
+    Team& team = Team::All().split(parts);
+    EXPECT_EQ(shared_memory_unfit(team, 8).empty(), team_arena()) << shared_memory_unfit(team, 8);
+    const ReferenceComm reference(me() * parts / P(), me());
+    for (const std::size_t n : sizes) {
+      expect_collectives_match(team, reference.get(), n);
+    }
+    team.free();
+  }
+}
+
+// Members in reverse order and not contiguous: group rank and node rank differ.
+TEST(TeamCollectives, ReorderedTeamsMapTheirRanksToTheirMembersRegions) {
+  Team& team = Team::All().split_by(me() % 2, -me());
+  const ReferenceComm reference(me() % 2, -me());
+  for (const std::size_t n : sizes) {
+    expect_collectives_match(team, reference.get(), n);
+  }
+  team.free();
+}
+
+// A split of a team takes the next channel; the arena has none for a third level, whose
+// collectives run on messages. Collectives of the world and of both channels are started in one
+// order on even ranks and in the reverse order on odd ones, and waited for in start order: each
+// wait must drive the others' runs, which the other ranks wait for first.
+TEST(TeamCollectives, NestedTeamsAndCollectivesOfSeveralChannelsInAnyOrder) {
+  Team& outer = Team::All().split(std::min(2, P()));
+  Team& inner = outer.split(1);
+  Team& innermost = inner.split(1);
+  EXPECT_EQ(shared_memory_unfit(inner, 8).empty(), team_arena()) << shared_memory_unfit(inner, 8);
+  EXPECT_NE(shared_memory_unfit(innermost, 8), "");
+
+  constexpr std::size_t n = 200000;  // several slots: no run completes when it starts
+  const std::vector<std::int64_t> in = values(n, me() + 3);
+  const std::vector<const dash::comm::Group*> groups = {&dash::comm::Group::world(), &outer.group(),
+                                                        &inner.group(), &innermost.group()};
+  std::vector<std::vector<std::int64_t>> outputs(groups.size(), std::vector<std::int64_t>(n));
+  std::vector<std::size_t> order(groups.size());
+  std::iota(order.begin(), order.end(), 0);
+  if (me() % 2 == 1) {
+    std::reverse(order.begin(), order.end());
+  }
+  std::vector<dash::comm::Request<std::int64_t>> requests;
+  for (const std::size_t g : order) {
+    requests.push_back(dash::comm::iallreduce(in, outputs[g], dash::plus{}, *groups[g]));
+  }
+  for (dash::comm::Request<std::int64_t>& request : requests) {
+    request.wait();
+  }
+  const ReferenceComm world_reference(0, me());
+  const ReferenceComm team_reference(me() * std::min(2, P()) / P(), me());
+  for (std::size_t g = 0; g < groups.size(); ++g) {
+    std::vector<std::int64_t> expected(n);
+    MPI_Allreduce(in.data(), expected.data(), static_cast<int>(n), MPI_INT64_T, MPI_SUM,
+                  g == 0 ? world_reference.get() : team_reference.get());
+    EXPECT_EQ(outputs[g], expected) << "group " << g;
+  }
+  outer.free();
+}
+
+// Every split of Team::All() below takes tag block 0, hence channel 1, with other members each
+// time: freeing a team zeroes its channel, so the next team's tickets start afresh everywhere.
+TEST(TeamCollectives, AFreedTeamsChannelServesTheNextTeam) {
+  for (int round = 0; round < 4; ++round) {
+    const int color = round % 2 == 0 ? me() % 2 : me() * 2 / std::max(P(), 1);
+    const int key = round % 3 == 0 ? me() : -me();
+    Team& team = Team::All().split_by(color, key);
+    const ReferenceComm reference(color, key);
+    expect_collectives_match(team, reference.get(), round % 2 == 0 ? 15 : 40000);
+    team.free();
+  }
+}
+
+// A collective still running in the team's channel on some member makes free() throw on every
+// member (the next team would reuse the channel under it); once it completed, free() succeeds.
+TEST(TeamCollectives, FreeingATeamWhoseCollectiveRunsIsRefused) {
+  if (!team_arena() || P() < 2) {
+    return;  // the collective completes when it starts: a single member, or messages
+  }
+  Team& team = Team::All().split(1);
+  constexpr std::size_t n = 200000;
+  const std::vector<std::int64_t> in = values(n, me());
+  std::vector<std::int64_t> out(n);
+  // The others start first and cannot finish without rank 0, which starts after they told it.
+  std::optional<dash::comm::Request<std::int64_t>> running;
+  int token = 0;
+  if (me() != 0) {
+    running.emplace(dash::comm::iallreduce(in, out, dash::plus{}, team.group()));
+    MPI_Send(&token, 1, MPI_INT, 0, 77, dash::comm::base_comm());
+  } else {
+    for (int other = 1; other < P(); ++other) {
+      MPI_Recv(&token, 1, MPI_INT, other, 77, dash::comm::base_comm(), MPI_STATUS_IGNORE);
+    }
+    running.emplace(dash::comm::iallreduce(in, out, dash::plus{}, team.group()));
+  }
+  try {
+    team.free();
+    FAIL() << "no exception";
+  } catch (const dash::InvalidState& error) {
+    EXPECT_STREQ(error.what(),
+                 "dash::Team::free: a collective on the team, or on a team split from it, is still running on a "
+                 "member (complete its request before freeing the team)");
+  }
+  running->wait();
+  std::vector<std::int64_t> expected(n);
+  MPI_Allreduce(in.data(), expected.data(), static_cast<int>(n), MPI_INT64_T, MPI_SUM, dash::comm::base_comm());
+  EXPECT_EQ(out, expected);
+  team.free();
+  EXPECT_TRUE(team.is_freed());
+}
+
+}  // namespace
