@@ -214,8 +214,10 @@ void CollectiveArena::clear_channel(int channel) noexcept {
 ArenaChannel::ArenaChannel(CollectiveArena& arena, int channel, std::vector<int> node_ranks, int member)
     : arena_(&arena), channel_(channel), node_ranks_(std::move(node_ranks)), member_(member) {
   process_ids_.reserve(node_ranks_.size());
+  starts_.reserve(node_ranks_.size());
   for (const int node_rank : node_ranks_) {
     process_ids_.push_back(arena.process_ids()[static_cast<std::size_t>(node_rank)]);
+    starts_.push_back(arena.channel_start(node_rank, channel));
   }
 }
 
@@ -233,7 +235,7 @@ bool ArenaChannel::all_consumed(std::uint64_t value) noexcept {
   std::uint64_t floor = UINT64_MAX;
   for (int other = 0; other < size(); ++other) {
     if (other != member_) {
-      floor = std::min(floor, arena_->counters(node_rank(other), channel_).consumed.load(std::memory_order_acquire));
+      floor = std::min(floor, counters(other).consumed.load(std::memory_order_acquire));
     }
   }
   consumed_floor_ = floor;

@@ -41,6 +41,7 @@ struct Group::State {
   std::shared_ptr<const RankMap> map;
   TagSpace tags;
   mutable unsigned long long sequence = 0;
+  bool world = false;  // Group::world()'s (shared by Team::All()): is_world() asks on every call
   // A team's arena channel (0: none) and the initialisation it belongs to; made at first use.
   int arena_channel = 0;
   unsigned arena_generation = 0;
@@ -59,12 +60,13 @@ const Group& Group::world() {
   if (!group || built_for != comm) {
     group = std::make_unique<Group>(static_cast<int>(dash::size()), dash::myid(),
                                     std::make_shared<IdentityMap>(), world_tag_space());
+    group->state_->world = true;
     built_for = comm;
   }
   return *group;
 }
 
-bool Group::is_world() const { return state_ == world().state_; }
+bool Group::is_world() const { return state_->world; }
 
 Group Group::of_base_ranks(std::vector<int> base_ranks, TagSpace tags) {
   const int world_size = static_cast<int>(dash::size());

@@ -197,6 +197,7 @@ struct Execution::Impl final : BackgroundWork {
   std::mutex lock;
   ProgressThread* background = nullptr;
   std::exception_ptr background_error;  // what progress in the background threw
+  unsigned polls = 0;                   // Execution::progress calls that found the schedule unfinished
   ExecutionSetup setup;
   const Plan* plan = nullptr;
   std::optional<Group> group;  // set by start()
@@ -703,14 +704,22 @@ std::vector<Execution::Impl*>& Execution::live_schedules() {
   return live;
 }
 
+namespace {
+
+// Set while progress_all_collectives runs (a schedule or run it advances must not come back here)
+// and while an OthersWait lives.
+bool others_wait = false;
+
+}  // namespace
+
+OthersWait::OthersWait() noexcept : was_(std::exchange(others_wait, true)) {}
+OthersWait::~OthersWait() { others_wait = was_; }
+
 void progress_all_collectives(const void* waiting_schedule, const CollectiveRun* waiting_run) {
-  // An arena run drives its rail stages' schedules through Execution::progress, which must not
-  // come back here.
-  static bool driving = false;
-  if (driving) {
+  if (others_wait) {
     return;
   }
-  driving = true;
+  const OthersWait driving;
   for (Execution::Impl* impl : Execution::live_schedules()) {
     // A schedule the progress thread holds is its to drive; a failed one waits for its owner.
     if (impl == waiting_schedule || impl->background != nullptr || impl->failed || impl->background_error ||
@@ -726,7 +735,6 @@ void progress_all_collectives(const void* waiting_schedule, const CollectiveRun*
   if (CollectiveArena* arena = collective_arena()) {
     arena->progress_others(waiting_run);
   }
-  driving = false;
 }
 
 Execution::Execution() noexcept = default;
@@ -816,8 +824,12 @@ bool Execution::progress() {
     impl.failed = true;
     throw;
   }
-  // Other members may wait for a collective this process started before or after this one.
-  progress_all_collectives(&impl, nullptr);
+  // Other members may wait for a collective this process started before or after this one; every
+  // few polls is enough.
+  constexpr unsigned others_every_polls = 8;
+  if (++impl.polls % others_every_polls == 0) {
+    progress_all_collectives(&impl, nullptr);
+  }
   return false;
 }
 

@@ -1049,20 +1049,22 @@ Decision decide_repeatable(const CollectiveCall& call, const Group& group, const
   }
   // Collectives are called from one thread at a time (docs/configuration.md), so no lock.
   static std::array<std::optional<std::pair<RepeatableCallKey, Decision>>, 2> kept;
-  std::optional<std::pair<RepeatableCallKey, Decision>>& last = kept[group.is_world() ? 0 : 1];
+  const bool world = group.is_world();
+  std::optional<std::pair<RepeatableCallKey, Decision>>& last = kept[world ? 0 : 1];
   const unsigned generation = runtime_generation();
-  const bool in_arena_channel = !group.is_world() && arena_channel_of(group) != nullptr;
+  const int size = group.size();
+  const bool in_arena_channel = !world && arena_channel_of(group) != nullptr;
   const auto repeats = [&](const RepeatableCallKey& key) {  // compared field by field: no key to build per call
     return key.generation == generation && key.collective == call.collective && key.root == call.root &&
            key.elements == call.elements && key.element_size == call.element_size &&
            key.commutative == call.commutative && key.canonical == options.canonical_placement &&
-           key.segments == options.segments && key.group_size == group.size() &&
+           key.segments == options.segments && key.group_size == size &&
            key.in_arena_channel == in_arena_channel && key.algorithm == options.algorithm;
   };
   if (!last || !repeats(last->first)) {
     last.emplace(RepeatableCallKey{generation, call.collective, call.root, call.elements, call.element_size,
                                    call.commutative, options.canonical_placement, options.segments, options.algorithm,
-                                   group.size(), in_arena_channel},
+                                   size, in_arena_channel},
                  decide(call, group, options));
   }
   return last->second;
@@ -1098,6 +1100,9 @@ Prepared prepare(const CollectiveCall& call, const Group& group, const Options& 
       run.hierarchical = true;
       run.root = call.root % node_size;
       run.rail_root = call.root / node_size;
+      run.channel = &collective_arena()->world_channel();
+    } else {
+      run.channel = arena_channel_of(group);
     }
   }
   return prepared;
@@ -1145,12 +1150,12 @@ Launched launch_schedule(const CollectiveCall& call, const Decision& decision, c
   return launched;
 }
 
-// A group of one member: its collectives leave its buffer as it is (bcast, barrier, exscan, whose
+// On a group of one member, collectives leave the buffer as it is (bcast, barrier, exscan, whose
 // member 0 gets nothing) or copy its contribution to the output. Blocking uniform calls take this
 // path instead of an algorithm's schedule (8-byte calls: 30-45 instead of 150-210 ns; Open MPI's
 // on MPI_COMM_SELF 7-27 ns); forced algorithms do not, so that forcing one still checks that it fits.
-bool ran_alone(const CollectiveCall& call, const Group& group, const Options& options) {
-  if (group.size() != 1 || call.input_sizes || call.output_sizes || call.grid || !options.algorithm.empty() ||
+bool ran_alone(const CollectiveCall& call, const Options& options) {
+  if (call.input_sizes || call.output_sizes || call.grid || !options.algorithm.empty() ||
       !config().forced_algorithms.empty()) {
     return false;
   }
@@ -1181,18 +1186,20 @@ Launched launch(const CollectiveCall& call, const Group& group, const Options& o
   launched.layout = BlockLayout{call.element_size, call.elements, segments, nullptr};
   launched.map = ArrivalMap{call.collective, call.root, segments, nullptr, nullptr, group.rank()};
   launched.execution =
-      Execution(start_shared_memory_run(*prepared.in_arena, group, start_argument_check(call, group, options)));
+      Execution(start_shared_memory_run(*prepared.in_arena, start_argument_check(call, group, options)));
   return launched;
 }
 
 void run(const CollectiveCall& call, const Group& group, const Options& options) {
-  check_root(call, group);
-  if (ran_alone(call, group, options)) {
-    return;
+  if (group.size() == 1) {
+    check_root(call, group);
+    if (ran_alone(call, options)) {
+      return;
+    }
   }
   const Prepared prepared = prepare(call, group, options);
   if (prepared.in_arena) {
-    run_in_shared_memory(*prepared.in_arena, group, start_argument_check(call, group, options));
+    run_in_shared_memory(*prepared.in_arena, start_argument_check(call, group, options));
     return;
   }
   Execution execution = launch_schedule(call, prepared.decision, group, options).execution;

@@ -30,6 +30,9 @@ constexpr std::uint64_t slot_count = CollectiveArena::slot_count;
 // Unsuccessful polls of a run before its waits start yielding the core (about 10 us).
 constexpr unsigned spin_polls = 256;
 
+// Polls of a waiting run between two rounds of progress on the process's other collectives.
+constexpr unsigned others_every_polls = 8;
+
 // Finished runs whose memory is kept for the next ones.
 constexpr std::size_t kept_runs = 4;
 
@@ -92,13 +95,14 @@ bool fits_lines(const SharedMemoryCall& call) noexcept {
 
 class SharedMemoryRun final : public DirectRun, public CollectiveRun {
 public:
-  SharedMemoryRun(const SharedMemoryCall& call, const Group& group, std::unique_ptr<PendingUniformCheck> check)
+  SharedMemoryRun(const SharedMemoryCall& call, std::unique_ptr<PendingUniformCheck> check)
       : arena_(*collective_arena()),
-        channel_(call.hierarchical ? arena_.world_channel() : *arena_channel_of(group)),
+        channel_(*call.channel),
         call_(call),
         rail_(call.hierarchical ? &*node_hierarchy().rail : nullptr),
         size_(channel_.size()),
         rank_(channel_.member()),
+        mine_(channel_.counters(rank_)),
         chunks_(call.segments),
         first_ticket_(channel_.take_tickets(call.segments)),
         in_place_(reads_in_place(call, size_)),
@@ -150,7 +154,10 @@ public:
   }
 
   bool progress() override {
-    progress_all_collectives(nullptr, this);
+    // The others' progress is not urgent: every few polls, not on each (8-byte calls poll a few times).
+    if (++polls_ % others_every_polls == 0) {
+      progress_all_collectives(nullptr, this);
+    }
     const std::uint64_t steps = steps_;
     if (advance()) {
       return true;
@@ -192,6 +199,7 @@ public:
     while (moved && !finished()) {
       moved = false;
       if (rail_) {
+        const OthersWait mid_step;
         moved = drive_rail();
       }
       moved = try_stage() | try_reduce() | try_publish() | try_gather() | try_release() | moved;
@@ -442,20 +450,14 @@ private:
 
   // The channel's parts of member `member`'s region (members are the group's ranks; a hierarchical
   // run's group is its node).
-  ArenaCounters& counters_of(int member) const noexcept {
-    return arena_.counters(channel_.node_rank(member), channel_.index());
-  }
-  std::byte* slot_of(int member, std::uint64_t t) const noexcept {
-    return arena_.slot(channel_.node_rank(member), t, ring_, channel_.index());
-  }
+  ArenaCounters& counters_of(int member) const noexcept { return channel_.counters(member); }
+  std::byte* slot_of(int member, std::uint64_t t) const noexcept { return channel_.slot(member, t, ring_); }
   std::atomic<std::uint64_t>& stamp_of(int member, std::uint64_t t) const noexcept {
-    return arena_.stamp(channel_.node_rank(member), t, ring_, channel_.index());
+    return channel_.stamp(member, t, ring_);
   }
-  std::byte* note_at(int member, std::uint64_t t) const noexcept {
-    return arena_.note(channel_.node_rank(member), t, channel_.index());
-  }
+  std::byte* note_at(int member, std::uint64_t t) const noexcept { return channel_.note(member, t); }
 
-  ArenaCounters& mine() const noexcept { return counters_of(rank_); }
+  ArenaCounters& mine() const noexcept { return mine_; }
 
   // Whether every other process staged ticket t: its slot's stamp, read with the chunk's first
   // bytes. A slot holds t until its owner restages it, which waits for this process's `consumed`.
@@ -863,6 +865,7 @@ private:
   const Group* rail_;  // hierarchical runs: the caller's rail; size_ and rank_ are then its node's
   int size_;
   int rank_;
+  ArenaCounters& mine_;
   std::uint32_t chunks_;
   std::uint64_t first_ticket_;
   // The others read this run's chunks straight from the lender's buffer (reads_in_place); the lines
@@ -891,6 +894,7 @@ private:
   std::uint32_t final_chunks_ = 0;       // the others: chunks whose output is final
   std::size_t taken_ = 0;
   unsigned idle_polls_ = 0;  // polls since the last step
+  unsigned polls_ = 0;       // all polls (progress calls)
   std::uint64_t steps_ = 0;
   // Hierarchical runs: the chunks on the rail in chunk order (a few at a time; a vector, since an
   // empty one costs the other runs no allocation), how many were started there (bcast, allgather)
@@ -970,16 +974,16 @@ std::string_view shared_memory_unfit(const Group& group) {
   return {};
 }
 
-std::unique_ptr<DirectRun> start_shared_memory_run(const SharedMemoryCall& call, const Group& group,
+std::unique_ptr<DirectRun> start_shared_memory_run(const SharedMemoryCall& call,
                                                    std::unique_ptr<PendingUniformCheck> argument_check) {
-  auto run = std::make_unique<SharedMemoryRun>(call, group, std::move(argument_check));
+  auto run = std::make_unique<SharedMemoryRun>(call, std::move(argument_check));
   run->advance();
   return run;
 }
 
-void run_in_shared_memory(const SharedMemoryCall& call, const Group& group,
+void run_in_shared_memory(const SharedMemoryCall& call,
                           std::unique_ptr<PendingUniformCheck> argument_check) {
-  SharedMemoryRun run(call, group, std::move(argument_check));
+  SharedMemoryRun run(call, std::move(argument_check));
   while (!run.progress()) {
   }
 }

@@ -63,6 +63,9 @@ struct SharedMemoryCall {
   // before staging it.
   bool hierarchical = false;
   int rail_root = 0;
+  // The group's arena channel (detail/group_arena_channel.hpp); hierarchical runs use the world
+  // group's, whose members are the node's processes.
+  ArenaChannel* channel = nullptr;
 };
 
 // The collectives the arena serves, and those of them that run hierarchically on several nodes.
@@ -95,17 +98,16 @@ std::size_t shared_memory_chunk_elements(Coll collective, int size, std::size_t 
 // The same for a hierarchical run on `nodes` nodes.
 std::size_t hierarchical_chunk_elements(Coll collective, int nodes, std::size_t element_size) noexcept;
 
-// Why the arena cannot serve a call on `group` (empty when it can): it needs the world group of a
-// job on one node with shared memory on.
+// Why the arena cannot serve a call on `group` (empty when it can): it needs a job on one node with
+// shared memory on, and the world group or a team with an arena channel.
 std::string_view shared_memory_unfit(const Group& group);
 
-// Starts the call; the arena's counters order it after the arena collectives started before.
-// `argument_check` (or null) must pass before the run counts as complete.
-std::unique_ptr<DirectRun> start_shared_memory_run(const SharedMemoryCall& call, const Group& group,
+// Starts the call in call.channel; the channel's counters order it after the collectives its group
+// started there before. `argument_check` (or null) must pass before the run counts as complete.
+std::unique_ptr<DirectRun> start_shared_memory_run(const SharedMemoryCall& call,
                                                    std::unique_ptr<PendingUniformCheck> argument_check);
 
 // Runs the call to completion (blocking), in the same order.
-void run_in_shared_memory(const SharedMemoryCall& call, const Group& group,
-                          std::unique_ptr<PendingUniformCheck> argument_check);
+void run_in_shared_memory(const SharedMemoryCall& call, std::unique_ptr<PendingUniformCheck> argument_check);
 
 }  // namespace dash::comm::detail

@@ -107,6 +107,16 @@ public:
     return *std::launder(reinterpret_cast<std::atomic<std::uint64_t>*>(start_of(node_rank, ticket, ring, channel)));
   }
 
+  // Where channel `channel` of process `node_rank`'s region starts, and where the line or slot of
+  // `ticket` (its stamp) lies in a channel that starts at `start`.
+  std::byte* channel_start(int node_rank, int channel) const noexcept {
+    return regions_[static_cast<std::size_t>(node_rank)] + static_cast<std::size_t>(channel) * channel_bytes;
+  }
+  static std::byte* entry(std::byte* start, std::uint64_t ticket, Ring ring) noexcept {
+    return ring == Ring::lines ? start + lines_offset + ticket % line_count * line_stride
+                               : start + slots_offset + ticket % slot_count * slot_stride;
+  }
+
   // This process's node rank.
   int rank() const noexcept { return rank_; }
   // The world group's channel (channel 0, every process of the node).
@@ -139,13 +149,8 @@ public:
 private:
   void open_single_copy();
 
-  std::byte* channel_start(int node_rank, int channel) const noexcept {
-    return regions_[static_cast<std::size_t>(node_rank)] + static_cast<std::size_t>(channel) * channel_bytes;
-  }
   std::byte* start_of(int node_rank, std::uint64_t ticket, Ring ring, int channel) const noexcept {
-    std::byte* start = channel_start(node_rank, channel);
-    return ring == Ring::lines ? start + lines_offset + ticket % line_count * line_stride
-                               : start + slots_offset + ticket % slot_count * slot_stride;
+    return entry(channel_start(node_rank, channel), ticket, ring);
   }
 
   MPI_Comm node_ = MPI_COMM_NULL;
@@ -175,6 +180,23 @@ public:
   // Every member's process id, in member order.
   const std::vector<std::int64_t>& process_ids() const noexcept { return process_ids_; }
 
+  // Member `member`'s part of the channel (CollectiveArena's accessors, without translating ranks
+  // on every access of a run's polling loop).
+  ArenaCounters& counters(int member) const noexcept {
+    return *std::launder(reinterpret_cast<ArenaCounters*>(starts_[static_cast<std::size_t>(member)]));
+  }
+  std::byte* slot(int member, std::uint64_t ticket, Ring ring) const noexcept {
+    return CollectiveArena::entry(starts_[static_cast<std::size_t>(member)], ticket, ring) +
+           CollectiveArena::stamp_bytes;
+  }
+  std::byte* note(int member, std::uint64_t ticket) const noexcept {
+    return slot(member, ticket, Ring::slots) + CollectiveArena::slot_bytes;
+  }
+  std::atomic<std::uint64_t>& stamp(int member, std::uint64_t ticket, Ring ring) const noexcept {
+    return *std::launder(reinterpret_cast<std::atomic<std::uint64_t>*>(
+        CollectiveArena::entry(starts_[static_cast<std::size_t>(member)], ticket, ring)));
+  }
+
   // The first of `count` consecutive tickets for the group's next collective.
   std::uint64_t take_tickets(std::uint64_t count) noexcept {
     const std::uint64_t first = next_ticket_;
@@ -199,6 +221,7 @@ private:
   int channel_;
   std::vector<int> node_ranks_;
   std::vector<std::int64_t> process_ids_;
+  std::vector<std::byte*> starts_;  // of each member's part
   int member_;
   std::uint64_t next_ticket_ = 0;
   int running_ = 0;

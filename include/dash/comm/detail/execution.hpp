@@ -147,6 +147,19 @@ class CollectiveRun;
 // member waits for first (MPI's progress rule). Called while a wait finds nothing to do.
 void progress_all_collectives(const void* waiting_schedule, const CollectiveRun* waiting_run);
 
+// While one lives, progress_all_collectives does nothing: a hierarchical arena run advances its
+// rail stages' schedules itself, in the middle of its own step, and they must not drive it again.
+class OthersWait {
+public:
+  OthersWait() noexcept;
+  ~OthersWait();
+  OthersWait(const OthersWait&) = delete;
+  OthersWait& operator=(const OthersWait&) = delete;
+
+private:
+  bool was_;
+};
+
 // A running schedule or direct run. A movable handle; an empty (default-constructed or moved-from) handle
 // stands for a finished collective with nothing to report.
 class Execution {
@@ -175,6 +188,19 @@ private:
   // The states of the schedules started and not yet destroyed.
   static std::vector<Impl*>& live_schedules();
   friend void progress_all_collectives(const void* waiting_schedule, const CollectiveRun* waiting_run);
+
+// While one lives, progress_all_collectives does nothing: a hierarchical arena run advances its
+// rail stages' schedules itself, in the middle of its own step, and they must not drive it again.
+class OthersWait {
+public:
+  OthersWait() noexcept;
+  ~OthersWait();
+  OthersWait(const OthersWait&) = delete;
+  OthersWait& operator=(const OthersWait&) = delete;
+
+private:
+  bool was_;
+};
   std::unique_ptr<Impl> impl_;
   std::unique_ptr<DirectRun> direct_;
 };
