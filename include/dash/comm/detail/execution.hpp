@@ -188,19 +188,6 @@ private:
   // The states of the schedules started and not yet destroyed.
   static std::vector<Impl*>& live_schedules();
   friend void progress_all_collectives(const void* waiting_schedule, const CollectiveRun* waiting_run);
-
-// While one lives, progress_all_collectives does nothing: a hierarchical arena run advances its
-// rail stages' schedules itself, in the middle of its own step, and they must not drive it again.
-class OthersWait {
-public:
-  OthersWait() noexcept;
-  ~OthersWait();
-  OthersWait(const OthersWait&) = delete;
-  OthersWait& operator=(const OthersWait&) = delete;
-
-private:
-  bool was_;
-};
   std::unique_ptr<Impl> impl_;
   std::unique_ptr<DirectRun> direct_;
 };
