@@ -201,18 +201,18 @@ void CollectiveArena::clear_channel(int channel) noexcept {
   mine.staged.store(0, std::memory_order_release);
   mine.reduced.store(0, std::memory_order_release);
   mine.consumed.store(0, std::memory_order_release);
-  for (std::uint64_t line = 0; line < line_count; ++line) {
-    std::launder(reinterpret_cast<std::atomic<std::uint64_t>*>(start + lines_offset + line * line_stride))
-        ->store(0, std::memory_order_release);
-  }
-  for (std::uint64_t slot = 0; slot < slot_count; ++slot) {
-    std::launder(reinterpret_cast<std::atomic<std::uint64_t>*>(start + slots_offset + slot * slot_stride))
-        ->store(0, std::memory_order_release);
-  }
+  const auto clear_stamps = [start](Ring ring) {
+    for (std::uint64_t ticket = 0; ticket < depth(ring); ++ticket) {
+      std::launder(reinterpret_cast<std::atomic<std::uint64_t>*>(entry(start, ticket, ring)))
+          ->store(0, std::memory_order_release);
+    }
+  };
+  clear_stamps(Ring::lines);
+  clear_stamps(Ring::slots);
 }
 
 ArenaChannel::ArenaChannel(CollectiveArena& arena, int channel, std::vector<int> node_ranks, int member)
-    : arena_(&arena), channel_(channel), node_ranks_(std::move(node_ranks)), member_(member) {
+    : arena_(&arena), node_ranks_(std::move(node_ranks)), member_(member) {
   process_ids_.reserve(node_ranks_.size());
   starts_.reserve(node_ranks_.size());
   for (const int node_rank : node_ranks_) {

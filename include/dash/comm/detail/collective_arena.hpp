@@ -95,18 +95,6 @@ public:
   ArenaCounters& counters(int node_rank, int channel = 0) const noexcept {
     return *std::launder(reinterpret_cast<ArenaCounters*>(channel_start(node_rank, channel)));
   }
-  // The data of the slot (line) that holds `ticket`, and its stamp (ticket + 1 once the owner staged it).
-  std::byte* slot(int node_rank, std::uint64_t ticket, Ring ring = Ring::slots, int channel = 0) const noexcept {
-    return start_of(node_rank, ticket, ring, channel) + stamp_bytes;
-  }
-  std::byte* note(int node_rank, std::uint64_t ticket, int channel = 0) const noexcept {
-    return slot(node_rank, ticket, Ring::slots, channel) + slot_bytes;
-  }
-  std::atomic<std::uint64_t>& stamp(int node_rank, std::uint64_t ticket, Ring ring = Ring::slots,
-                                    int channel = 0) const noexcept {
-    return *std::launder(reinterpret_cast<std::atomic<std::uint64_t>*>(start_of(node_rank, ticket, ring, channel)));
-  }
-
   // Where channel `channel` of process `node_rank`'s region starts, and where the line or slot of
   // `ticket` (its stamp) lies in a channel that starts at `start`.
   std::byte* channel_start(int node_rank, int channel) const noexcept {
@@ -117,8 +105,6 @@ public:
                                : start + slots_offset + ticket % slot_count * slot_stride;
   }
 
-  // This process's node rank.
-  int rank() const noexcept { return rank_; }
   // The world group's channel (channel 0, every process of the node).
   ArenaChannel& world_channel() noexcept { return *world_channel_; }
   // Zeroes this process's counters and stamps of team channel `channel`: no process may look at
@@ -149,9 +135,6 @@ public:
 private:
   void open_single_copy();
 
-  std::byte* start_of(int node_rank, std::uint64_t ticket, Ring ring, int channel) const noexcept {
-    return entry(channel_start(node_rank, channel), ticket, ring);
-  }
 
   MPI_Comm node_ = MPI_COMM_NULL;
   MPI_Win window_ = MPI_WIN_NULL;
@@ -172,16 +155,15 @@ public:
   // `node_ranks`: the node rank of each member, in group rank order; `member` is the caller's.
   ArenaChannel(CollectiveArena& arena, int channel, std::vector<int> node_ranks, int member);
 
-  CollectiveArena& arena() const noexcept { return *arena_; }
-  int index() const noexcept { return channel_; }
   int size() const noexcept { return static_cast<int>(node_ranks_.size()); }
   int member() const noexcept { return member_; }
   int node_rank(int member) const noexcept { return node_ranks_[static_cast<std::size_t>(member)]; }
   // Every member's process id, in member order.
   const std::vector<std::int64_t>& process_ids() const noexcept { return process_ids_; }
 
-  // Member `member`'s part of the channel (CollectiveArena's accessors, without translating ranks
-  // on every access of a run's polling loop).
+  // Member `member`'s part of the channel: its counters, the data of the slot (line) that holds
+  // `ticket`, the slot's note and its stamp (ticket + 1 once the owner staged it). Each member's
+  // start is kept: a run's polling loop translates no ranks.
   ArenaCounters& counters(int member) const noexcept {
     return *std::launder(reinterpret_cast<ArenaCounters*>(starts_[static_cast<std::size_t>(member)]));
   }
@@ -218,7 +200,6 @@ public:
 
 private:
   CollectiveArena* arena_;
-  int channel_;
   std::vector<int> node_ranks_;
   std::vector<std::int64_t> process_ids_;
   std::vector<std::byte*> starts_;  // of each member's part
