@@ -3,6 +3,7 @@
 #include <cstddef>
 #include <cstdlib>
 #include <ctime>
+#include <functional>
 #include <new>
 #include <string>
 #include <string_view>
@@ -27,9 +28,31 @@ std::size_t fold_bytes = 0;  // 0: fold nothing
 // static caches release their blocks: folded blocks are then left to the end of the process.
 bool rank_finished = false;
 
+// Takes the set's own memory from malloc, not from the operators below: their delete looks the block up in the
+// set, which must not happen while the set frees its old buckets in the middle of a rehash (that lookup walked
+// stale buckets: SIGSEGV in reduce-scatter at 256 KiB per block on the torus, whose ranks hold many blocks).
+template <typename T>
+struct MallocAllocator {
+  using value_type = T;
+  MallocAllocator() = default;
+  template <typename U>
+  MallocAllocator(const MallocAllocator<U>&) noexcept {}
+  T* allocate(std::size_t count) {
+    void* memory = (malloc)(count * sizeof(T));  // (malloc): not SMPI's macro
+    if (memory == nullptr) {
+      throw std::bad_alloc();
+    }
+    return static_cast<T*>(memory);
+  }
+  void deallocate(T* memory, std::size_t) noexcept { (free)(memory); }
+  friend bool operator==(const MallocAllocator&, const MallocAllocator&) noexcept { return true; }
+};
+
+using FoldedBlocks = std::unordered_set<void*, std::hash<void*>, std::equal_to<>, MallocAllocator<void*>>;
+
 // The folded blocks this rank holds; never destroyed, for the same reason.
-std::unordered_set<void*>& folded_blocks() {
-  static auto* blocks = new std::unordered_set<void*>();
+FoldedBlocks& folded_blocks() {
+  static auto* blocks = new FoldedBlocks();
   return *blocks;
 }
 
@@ -37,7 +60,7 @@ void release(void* memory) noexcept {
   if (memory == nullptr) {
     return;
   }
-  std::unordered_set<void*>& blocks = folded_blocks();
+  FoldedBlocks& blocks = folded_blocks();
   if (const auto block = blocks.find(memory); block != blocks.end()) {
     blocks.erase(block);
     if (!rank_finished) {
