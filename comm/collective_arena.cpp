@@ -26,7 +26,9 @@ namespace dash::comm::detail {
 
 namespace {
 
-static_assert(sizeof(ArenaCounters) <= CollectiveArena::counters_bytes);
+static_assert(sizeof(ArenaCounters) <= CollectiveArena::packed_offset);
+static_assert(CollectiveArena::packed_offset + CollectiveArena::packed_count * CollectiveArena::packed_stride <=
+              CollectiveArena::counters_bytes);
 static_assert(std::atomic<std::uint64_t>::is_always_lock_free,
               "the arena's counters live in memory shared between processes, so they must be lock-free");
 
@@ -107,11 +109,10 @@ CollectiveArena::CollectiveArena(MPI_Comm node, int machine_processes) {
   for (int channel = 0; channel < channel_count; ++channel) {
     std::byte* start = aligned(mine) + static_cast<std::size_t>(channel) * channel_bytes;
     new (start) ArenaCounters();
-    for (std::uint64_t line = 0; line < line_count; ++line) {
-      new (start + lines_offset + line * line_stride) std::atomic<std::uint64_t>(0);
-    }
-    for (std::uint64_t slot = 0; slot < slot_count; ++slot) {
-      new (start + slots_offset + slot * slot_stride) std::atomic<std::uint64_t>(0);
+    for (const Ring ring : {Ring::packed, Ring::lines, Ring::slots}) {
+      for (std::uint64_t ticket = 0; ticket < depth(ring); ++ticket) {
+        new (entry(start, ticket, ring)) std::atomic<std::uint64_t>(0);
+      }
     }
   }
   auto* my_counters = std::launder(reinterpret_cast<ArenaCounters*>(aligned(mine)));
@@ -207,6 +208,7 @@ void CollectiveArena::clear_channel(int channel) noexcept {
           ->store(0, std::memory_order_release);
     }
   };
+  clear_stamps(Ring::packed);
   clear_stamps(Ring::lines);
   clear_stamps(Ring::slots);
 }

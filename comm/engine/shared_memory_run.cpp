@@ -93,6 +93,15 @@ bool fits_lines(const SharedMemoryCall& call) noexcept {
   return whole_chunks && !call.hierarchical && call.elements * call.element_size <= CollectiveArena::line_bytes;
 }
 
+// Whether a run's chunks fit the packed entries: a single node's broadcast of at most packed_bytes,
+// whose root may run up to packed_count calls ahead of its readers (a run whose processes all
+// write, as allgather's and allreduce's, waits for every one of them at each call and gains
+// nothing from sharing lines).
+bool fits_packed(const SharedMemoryCall& call) noexcept {
+  return call.collective == Coll::bcast && !call.hierarchical &&
+         call.elements * call.element_size <= CollectiveArena::packed_bytes;
+}
+
 class SharedMemoryRun final : public DirectRun, public CollectiveRun {
 public:
   SharedMemoryRun(const SharedMemoryCall& call, std::unique_ptr<PendingUniformCheck> check)
@@ -107,7 +116,7 @@ public:
         first_ticket_(channel_.take_tickets(call.segments)),
         in_place_(reads_in_place(call, size_)),
         streams_(!call.hierarchical && streams_output(call.collective, call.elements * call.element_size, size_)),
-        ring_(fits_lines(call) || in_place_ ? Ring::lines : Ring::slots),
+        ring_(fits_packed(call) ? Ring::packed : fits_lines(call) || in_place_ ? Ring::lines : Ring::slots),
         check_(std::move(check)),
         layout_{call.element_size, call.elements, call.segments, nullptr} {
     if (call.collective == Coll::bcast && rank_ == call.root && (!rail_ || rail_->rank() == call.rail_root)) {

@@ -240,6 +240,48 @@ TEST(SharedMemoryCollectives, ShortCallsRunAheadThroughTheLines) {
   }
 }
 
+// Broadcasts of at most packed_bytes live in the packed entries, four to a cache line. Byte vectors
+// of every length up to one past an entry (which takes a line), from every root, more calls than
+// entries: blocking, then all in flight at once completed in reverse order. A wrong entry offset or
+// stamp mixes the calls' bytes up or leaves a reader waiting on a stale stamp.
+TEST(SharedMemoryCollectives, ByteBroadcastsRunAheadThroughThePackedEntries) {
+  using dash::comm::detail::CollectiveArena;
+  const std::size_t calls = 3 * CollectiveArena::packed_count + 5;
+  const auto size_of = [](std::size_t call) { return 1 + call % (CollectiveArena::packed_bytes + 1); };
+  const auto root_of = [&](std::size_t call) { return static_cast<int>(call % static_cast<std::size_t>(P())); };
+  const auto values = [&](std::size_t call) {
+    std::vector<std::uint8_t> bytes(size_of(call));
+    for (std::size_t i = 0; i < bytes.size(); ++i) {
+      bytes[i] = static_cast<std::uint8_t>(call * 7 + i);
+    }
+    return bytes;
+  };
+  const auto buffer_for = [&](std::size_t call) {
+    return me() == root_of(call) ? values(call) : std::vector<std::uint8_t>(size_of(call), 0xff);
+  };
+  std::size_t wrong = 0;
+  for (std::size_t call = 0; call < calls; ++call) {
+    std::vector<std::uint8_t> buffer = buffer_for(call);
+    dash::comm::bcast(buffer, root_of(call), Group::world(), arena());
+    wrong += buffer != values(call) ? 1u : 0u;
+  }
+  EXPECT_EQ(wrong, 0u) << "blocking broadcasts with wrong results";
+  std::vector<std::vector<std::uint8_t>> buffers;
+  std::vector<dash::comm::Request<std::uint8_t>> requests;
+  for (std::size_t call = 0; call < calls; ++call) {
+    buffers.push_back(buffer_for(call));
+  }
+  for (std::size_t call = 0; call < calls; ++call) {
+    requests.push_back(dash::comm::ibcast(buffers[call], root_of(call), Group::world(), arena()));
+  }
+  for (std::size_t call = calls; call-- > 0;) {
+    requests[call].wait();
+  }
+  for (std::size_t call = 0; call < calls; ++call) {
+    EXPECT_EQ(buffers[call], values(call)) << "call " << call << " in flight";
+  }
+}
+
 // Every output element is reported exactly once, by the contribution it came from, and holds its
 // final value when reported.
 TEST(SharedMemoryCollectives, ArrivalsCoverTheOutputOnce) {

@@ -6,9 +6,9 @@
 // its node (as locality() counts them), cut into `channel_count` channels: channel 0 serves the
 // world group, the others teams (ArenaChannel below). A channel holds three progress counters, each
 // on a cache line of its own (channel 0 also the owner's process id and address of the region, for
-// cross-memory reads), then a ring of `line_count` lines of two cache lines each, then `slot_count`
-// slots of `slot_bytes` of data. A
-// slot or line starts with its stamp, the ticket + 1 of the chunk it holds, stored after the chunk:
+// cross-memory reads) and a ring of `packed_count` packed entries of 16 bytes in the same page, then a
+// ring of `line_count` lines of two cache lines each, then `slot_count` slots of `slot_bytes` of data.
+// A slot, line or entry starts with its stamp, the ticket + 1 of the chunk it holds, stored after the chunk:
 // a short chunk shares the stamp's cache lines, so a reader that sees the stamp has the data with
 // the same transfer. Chunks of at most `line_bytes` live in the lines: the deeper ring lets a
 // broadcast's root run many short calls ahead of its readers, as an eager send would (a line of
@@ -19,7 +19,7 @@
 // between calls, and a counter left behind by an earlier call can never satisfy a later one. A
 // team's channel is zeroed when the team is freed, after the barrier that ends every member's use
 // of it, and before its tag block (which names the channel) can go to another team.
-// Chunk ticket t lives in slot t % slot_count, or line t % line_count.
+// Chunk ticket t lives in slot t % slot_count, line t % line_count or entry t % packed_count.
 //
 // Counters are std::atomic<std::uint64_t>: lock-free, hence address-free, so processes mapping
 // the same page may use them; stores that publish data are release stores, the loads that look
@@ -53,8 +53,9 @@ struct ArenaCounters {
 class ArenaChannel;
 class CollectiveRun;
 
-// Where a run's chunks live: the slots, or the lines for chunks of at most line_bytes.
-enum class Ring { slots, lines };
+// Where a run's chunks live: the slots, the lines for chunks of at most line_bytes, or the packed
+// entries for broadcasts of at most packed_bytes.
+enum class Ring { slots, lines, packed };
 
 class CollectiveArena {
 public:
@@ -69,7 +70,15 @@ public:
   static constexpr std::size_t line_stride = 128;  // two cache lines: a stamp and 120 bytes
   static constexpr std::uint64_t line_count = 64;
   static constexpr std::size_t line_bytes = line_stride - stamp_bytes;
-  // A channel's counters take its first 4 KiB, the lines the next, the slots follow.
+  // Packed entries of a stamp and 8 bytes, four to a cache line: a broadcast's root that runs
+  // ahead fills a whole line before its readers fetch it, so a reader takes one line transfer per
+  // four 8-byte broadcasts, as Open MPI's eager messages share their receive buffer's lines.
+  static constexpr std::size_t packed_stride = 16;
+  static constexpr std::uint64_t packed_count = 64;
+  static constexpr std::size_t packed_bytes = packed_stride - stamp_bytes;
+  // A channel's counters and its packed entries take its first 4 KiB, the lines the next, the
+  // slots follow.
+  static constexpr std::size_t packed_offset = 1024;
   static constexpr std::size_t counters_bytes = 4096;
   static constexpr std::size_t lines_offset = counters_bytes;
   static constexpr std::size_t slots_offset = lines_offset + line_count * line_stride;
@@ -80,7 +89,9 @@ public:
   static constexpr std::size_t region_bytes = channel_count * channel_bytes;
 
   // Tickets in flight per ring: ticket t may be staged once every process consumed t - depth.
-  static constexpr std::uint64_t depth(Ring ring) noexcept { return ring == Ring::lines ? line_count : slot_count; }
+  static constexpr std::uint64_t depth(Ring ring) noexcept {
+    return ring == Ring::lines ? line_count : ring == Ring::packed ? packed_count : slot_count;
+  }
 
   // Collective over `node`: every member allocates its region. `machine_processes` share the
   // machine's cores (more than `node` has when DASH_NODE_SIZE cuts a machine into nodes).
@@ -101,8 +112,14 @@ public:
     return regions_[static_cast<std::size_t>(node_rank)] + static_cast<std::size_t>(channel) * channel_bytes;
   }
   static std::byte* entry(std::byte* start, std::uint64_t ticket, Ring ring) noexcept {
-    return ring == Ring::lines ? start + lines_offset + ticket % line_count * line_stride
-                               : start + slots_offset + ticket % slot_count * slot_stride;
+    switch (ring) {
+      case Ring::lines:
+        return start + lines_offset + ticket % line_count * line_stride;
+      case Ring::packed:
+        return start + packed_offset + ticket % packed_count * packed_stride;
+      default:
+        return start + slots_offset + ticket % slot_count * slot_stride;
+    }
   }
 
   // The world group's channel (channel 0, every process of the node).
