@@ -188,6 +188,25 @@ TEST(SharedMemoryCollectives, InterleavedRequestsCompleteInAnyOrder) {
   EXPECT_EQ(b_summed, expected_b_sum);
 }
 
+// Starts `calls` arena broadcasts of buffer_for(call) from root_of(call) all at once, waits for them
+// in reverse order and returns the buffers.
+template <class MakeBuffer, class RootOf>
+auto broadcast_all_in_flight(std::size_t calls, MakeBuffer buffer_for, RootOf root_of) {
+  using Buffer = decltype(buffer_for(std::size_t{0}));
+  std::vector<Buffer> buffers;
+  std::vector<dash::comm::Request<typename Buffer::value_type>> requests;
+  for (std::size_t call = 0; call < calls; ++call) {
+    buffers.push_back(buffer_for(call));
+  }
+  for (std::size_t call = 0; call < calls; ++call) {
+    requests.push_back(dash::comm::ibcast(buffers[call], root_of(call), Group::world(), arena()));
+  }
+  for (std::size_t call = calls; call-- > 0;) {
+    requests[call].wait();
+  }
+  return buffers;
+}
+
 // Short calls live in the arena's lines, a ring deeper than the slots, so a broadcast's root runs
 // many calls ahead of its readers. More calls than lines, of sizes on both sides of a line's
 // capacity (the longer ones take the slots in between), from every root, blocking and then all in
@@ -224,17 +243,7 @@ TEST(SharedMemoryCollectives, ShortCallsRunAheadThroughTheLines) {
     wrong += gathered != expected_gather ? 1u : 0u;
   }
   EXPECT_EQ(wrong, 0u) << "blocking calls with wrong results";
-  std::vector<std::vector<double>> buffers;
-  std::vector<dash::comm::Request<double>> requests;
-  for (std::size_t call = 0; call < calls; ++call) {
-    buffers.push_back(buffer_for(call));
-  }
-  for (std::size_t call = 0; call < calls; ++call) {
-    requests.push_back(dash::comm::ibcast(buffers[call], root_of(call), Group::world(), arena()));
-  }
-  for (std::size_t call = calls; call-- > 0;) {
-    requests[call].wait();
-  }
+  const std::vector<std::vector<double>> buffers = broadcast_all_in_flight(calls, buffer_for, root_of);
   for (std::size_t call = 0; call < calls; ++call) {
     EXPECT_EQ(buffers[call], values(call, buffers[call].size())) << "call " << call << " in flight";
   }
@@ -266,17 +275,7 @@ TEST(SharedMemoryCollectives, ByteBroadcastsRunAheadThroughThePackedEntries) {
     wrong += buffer != values(call) ? 1u : 0u;
   }
   EXPECT_EQ(wrong, 0u) << "blocking broadcasts with wrong results";
-  std::vector<std::vector<std::uint8_t>> buffers;
-  std::vector<dash::comm::Request<std::uint8_t>> requests;
-  for (std::size_t call = 0; call < calls; ++call) {
-    buffers.push_back(buffer_for(call));
-  }
-  for (std::size_t call = 0; call < calls; ++call) {
-    requests.push_back(dash::comm::ibcast(buffers[call], root_of(call), Group::world(), arena()));
-  }
-  for (std::size_t call = calls; call-- > 0;) {
-    requests[call].wait();
-  }
+  const std::vector<std::vector<std::uint8_t>> buffers = broadcast_all_in_flight(calls, buffer_for, root_of);
   for (std::size_t call = 0; call < calls; ++call) {
     EXPECT_EQ(buffers[call], values(call)) << "call " << call << " in flight";
   }
