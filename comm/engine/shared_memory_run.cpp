@@ -49,7 +49,7 @@ std::size_t slice_bytes(int size) noexcept {
 }
 
 // Where the slice for process `reader` starts in a slot of process `owner`.
-std::size_t slice_offset(int owner, int reader, int size) noexcept {
+std::size_t slot_slice_offset(int owner, int reader, int size) noexcept {
   return static_cast<std::size_t>(reader < owner ? reader : reader - 1) * slice_bytes(size);
 }
 
@@ -86,11 +86,30 @@ bool reads_in_place(const SharedMemoryCall& call, int size) noexcept {
 }
 
 // Whether a run's chunks fit the arena's lines: a single node's broadcast, allgather or allreduce
-// of at most line_bytes per process (reduce_scatter and alltoall slots hold a slice per reader).
-bool fits_lines(const SharedMemoryCall& call) noexcept {
-  const bool whole_chunks =
-      call.collective == Coll::bcast || call.collective == Coll::allgather || call.collective == Coll::allreduce;
-  return whole_chunks && !call.hierarchical && call.elements * call.element_size <= CollectiveArena::line_bytes;
+// of at most line_bytes per process, or reduce_scatter or alltoall whose slices for the others
+// (line_slice_offset) take at most line_bytes together. In a slot ring of four, a process whose
+// short calls follow each other reads the others' `consumed` every third call or so; in the lines
+// once in about sixty.
+bool fits_lines(const SharedMemoryCall& call, int size) noexcept {
+  const std::size_t bytes = call.elements * call.element_size;
+  const auto others = static_cast<std::size_t>(std::max(size - 1, 0));
+  switch (call.collective) {
+    case Coll::bcast:
+    case Coll::allgather:
+    case Coll::allreduce:
+      return !call.hierarchical && bytes <= CollectiveArena::line_bytes;
+    case Coll::reduce_scatter:
+    case Coll::alltoall:
+      return !call.hierarchical && bytes * others <= CollectiveArena::line_bytes;
+    default:
+      return false;
+  }
+}
+
+// Where the slice for process `reader` starts in a line of process `owner`: slices of a whole block
+// each, one after the other.
+std::size_t line_slice_offset(int owner, int reader, std::size_t block_bytes) noexcept {
+  return static_cast<std::size_t>(reader < owner ? reader : reader - 1) * block_bytes;
 }
 
 // Whether a run's chunks fit the packed entries: a single node's broadcast of at most packed_bytes,
@@ -116,7 +135,7 @@ public:
         first_ticket_(channel_.take_tickets(call.segments)),
         in_place_(reads_in_place(call, size_)),
         streams_(!call.hierarchical && streams_output(call.collective, call.elements * call.element_size, size_)),
-        ring_(fits_packed(call) ? Ring::packed : fits_lines(call) || in_place_ ? Ring::lines : Ring::slots),
+        ring_(fits_packed(call) ? Ring::packed : fits_lines(call, size_) || in_place_ ? Ring::lines : Ring::slots),
         check_(std::move(check)),
         layout_{call.element_size, call.elements, call.segments, nullptr} {
     if (call.collective == Coll::bcast && rank_ == call.root && (!rail_ || rail_->rank() == call.rail_root)) {
@@ -481,7 +500,11 @@ private:
 
   // What process `owner` staged in ticket t's slot for this process (reduce_scatter, alltoall).
   const std::byte* slice_for_me(int owner, std::uint64_t t) const noexcept {
-    return slot_of(owner, t) + slice_offset(owner, rank_, size_);
+    return slot_of(owner, t) + slice_offset(owner, rank_);
+  }
+  std::size_t slice_offset(int owner, int reader) const noexcept {
+    return ring_ == Ring::lines ? line_slice_offset(owner, reader, call_.elements * call_.element_size)
+                                : slot_slice_offset(owner, reader, size_);
   }
 
   // Chunk `chunk` of contribution `contribution` of a buffer with this layout.
@@ -587,7 +610,7 @@ private:
       case Coll::alltoall:
         for (int other = 0; other < size_ && !lends_input_; ++other) {
           if (other != rank_) {
-            stage_copy(slot + slice_offset(rank_, other, size_),
+            stage_copy(slot + slice_offset(rank_, other),
                        call_.input + offset(layout_, static_cast<std::uint32_t>(other), staged_), count * e);
           }
         }

@@ -209,8 +209,9 @@ auto broadcast_all_in_flight(std::size_t calls, MakeBuffer buffer_for, RootOf ro
 
 // Short calls live in the arena's lines, a ring deeper than the slots, so a broadcast's root runs
 // many calls ahead of its readers. More calls than lines, of sizes on both sides of a line's
-// capacity (the longer ones take the slots in between), from every root, blocking and then all in
-// flight at once completed in reverse order: each call delivers its own values.
+// capacity (the longer ones take the slots in between; alltoall and reduce_scatter_block put the
+// slices for all others in one line), from every root, blocking and then all in flight at once
+// completed in reverse order: each call delivers its own values.
 TEST(SharedMemoryCollectives, ShortCallsRunAheadThroughTheLines) {
   using dash::comm::detail::CollectiveArena;
   constexpr std::size_t line_doubles = CollectiveArena::line_bytes / sizeof(double);
@@ -241,6 +242,22 @@ TEST(SharedMemoryCollectives, ShortCallsRunAheadThroughTheLines) {
     MPI_Allgather(contribution.data(), static_cast<int>(contribution.size()), MPI_DOUBLE, expected_gather.data(),
                   static_cast<int>(contribution.size()), MPI_DOUBLE, world());
     wrong += gathered != expected_gather ? 1u : 0u;
+    // Blocks of the same sizes: the slices for the others fit a line up to line_bytes together.
+    const std::size_t block = size_of(call);
+    const auto np = static_cast<std::size_t>(P());
+    const std::vector<double> blocks = values(call * 3 + static_cast<std::size_t>(me()), block * np);
+    std::vector<double> exchanged(blocks.size());
+    std::vector<double> expected_exchange(blocks.size());
+    dash::comm::alltoall(blocks, exchanged, Group::world(), arena());
+    MPI_Alltoall(blocks.data(), static_cast<int>(block), MPI_DOUBLE, expected_exchange.data(), static_cast<int>(block),
+                 MPI_DOUBLE, world());
+    wrong += exchanged != expected_exchange ? 1u : 0u;
+    std::vector<double> scattered(block);
+    std::vector<double> expected_scatter(block);
+    dash::comm::reduce_scatter_block(blocks, scattered, dash::plus{}, Group::world(), arena());
+    MPI_Reduce_scatter_block(blocks.data(), expected_scatter.data(), static_cast<int>(block), MPI_DOUBLE, MPI_SUM,
+                             world());
+    wrong += scattered != expected_scatter ? 1u : 0u;
   }
   EXPECT_EQ(wrong, 0u) << "blocking calls with wrong results";
   const std::vector<std::vector<double>> buffers = broadcast_all_in_flight(calls, buffer_for, root_of);
