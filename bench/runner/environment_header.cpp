@@ -8,9 +8,11 @@
 #include <dash/comm/environment.hpp>
 #include <dash/comm/mpi_call.hpp>
 
+#include "dash_bench_git_revision.hpp"  // in the build tree, refreshed at every build
 #include "runner/cache_size.hpp"
 
-// DASH_BENCH_* macros: defined at configure time by bench/CMakeLists.txt.
+// DASH_BENCH_* macros: the revision from the header above, the others defined at configure time by
+// bench/CMakeLists.txt.
 
 namespace dash::bench {
 
