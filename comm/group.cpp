@@ -144,17 +144,21 @@ ArenaChannel* arena_channel_of(const Group& group) {
     return &arena->world_channel();
   }
   Group::State& state = *group.state_;
-  if (state.arena_channel == 0 || state.arena_generation != runtime_generation() || locality().node_count > 1) {
+  if (state.arena_channel == 0 || state.arena_generation != runtime_generation()) {
     return nullptr;
   }
-  if (!state.channel) {
-    // One node: node ranks are base ranks (the arena's node communicator keeps their order).
-    std::vector<int> node_ranks(static_cast<std::size_t>(state.size));
-    for (int member = 0; member < state.size; ++member) {
-      node_ranks[static_cast<std::size_t>(member)] = state.map->to_base(member);
-    }
-    state.channel = std::make_unique<ArenaChannel>(*arena, state.arena_channel, std::move(node_ranks), state.rank);
+  if (state.channel) {  // made in this generation, hence on a single node: a team's every call asks
+    return state.channel.get();
   }
+  if (locality().node_count > 1) {
+    return nullptr;
+  }
+  // One node: node ranks are base ranks (the arena's node communicator keeps their order).
+  std::vector<int> node_ranks(static_cast<std::size_t>(state.size));
+  for (int member = 0; member < state.size; ++member) {
+    node_ranks[static_cast<std::size_t>(member)] = state.map->to_base(member);
+  }
+  state.channel = std::make_unique<ArenaChannel>(*arena, state.arena_channel, std::move(node_ranks), state.rank);
   return state.channel.get();
 }
 

@@ -1042,7 +1042,9 @@ struct RepeatableCallKey {
 // than the collective itself (a few hundred nanoseconds against an 8-byte broadcast in shared
 // memory; 150 ns of a 1 us allreduce on a team): the last decision is kept, one for the world
 // group and one for the others, so that a team algorithm's calls between world calls keep theirs.
-Decision decide_repeatable(const CollectiveCall& call, const Group& group, const Options& options) {
+// `channel`: the group's arena channel (arena_channel_of), null when it has none.
+Decision decide_repeatable(const CollectiveCall& call, const Group& group, const ArenaChannel* channel,
+                           const Options& options) {
   const bool repeatable = !call.internal && !call.input_sizes && !call.output_sizes && !call.grid;
   if (!repeatable) {
     return decide(call, group, options);
@@ -1053,7 +1055,7 @@ Decision decide_repeatable(const CollectiveCall& call, const Group& group, const
   std::optional<std::pair<RepeatableCallKey, Decision>>& last = kept[world ? 0 : 1];
   const unsigned generation = runtime_generation();
   const int size = group.size();
-  const bool in_arena_channel = !world && arena_channel_of(group) != nullptr;
+  const bool in_arena_channel = !world && channel != nullptr;
   const auto repeats = [&](const RepeatableCallKey& key) {  // compared field by field: no key to build per call
     return key.generation == generation && key.collective == call.collective && key.root == call.root &&
            key.elements == call.elements && key.element_size == call.element_size &&
@@ -1088,7 +1090,8 @@ void check_root(const CollectiveCall& call, const Group& group) {
 
 Prepared prepare(const CollectiveCall& call, const Group& group, const Options& options) {
   check_root(call, group);
-  Prepared prepared{decide_repeatable(call, group, options), std::nullopt};
+  ArenaChannel* channel = arena_channel_of(group);
+  Prepared prepared{decide_repeatable(call, group, channel, options), std::nullopt};
   const Algorithm& algorithm = *prepared.decision.selected.algorithm;
   if (algorithm.shared_memory) {
     SharedMemoryCall& run = prepared.in_arena.emplace(
@@ -1102,7 +1105,7 @@ Prepared prepare(const CollectiveCall& call, const Group& group, const Options& 
       run.rail_root = call.root / node_size;
       run.channel = &collective_arena()->world_channel();
     } else {
-      run.channel = arena_channel_of(group);
+      run.channel = channel;
     }
   }
   return prepared;
