@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <dash/comm/exception.hpp>
@@ -256,45 +258,209 @@ private:
   std::vector<double> entering_;
 };
 
+// Every rank's rounds, flattened: round g (all ranks' rounds, rank by rank) holds endpoints
+// [round_begin[g], round_begin[g + 1]), and rank r's rounds are [rank_begin[r], rank_begin[r + 1]).
+// An endpoint is one side of a message: its peer, its blocks, and the round (flat index) that holds
+// the other side, or -1.
+struct Endpoint {
+  int peer;
+  double blocks;
+  bool send;
+  std::int64_t counterpart = -1;
+};
+
+struct FlatRounds {
+  std::vector<std::size_t> rank_begin;
+  std::vector<std::size_t> round_begin;
+  std::vector<Endpoint> endpoints;
+  std::vector<bool> fenced;
+};
+
+// Flattens the schedules and pairs each endpoint with its counterpart: the i-th send from a to b
+// meets the i-th receive at b from a (sorting both sides by channel keeps each side's order).
+FlatRounds flatten(const std::vector<schedule::Schedule>& schedules) {
+  const int p = static_cast<int>(schedules.size());
+  FlatRounds flat;
+  struct Side {
+    std::uint64_t channel;  // from * p + to
+    std::size_t endpoint;
+    std::size_t round;
+  };
+  std::vector<Side> sends;
+  std::vector<Side> receives;
+  for (int rank = 0; rank < p; ++rank) {
+    flat.rank_begin.push_back(flat.round_begin.size());
+    const auto& rounds = schedules[static_cast<std::size_t>(rank)].rounds;
+    for (std::size_t k = 0; k < rounds.size(); ++k) {
+      const std::size_t round = flat.round_begin.size();
+      flat.round_begin.push_back(flat.endpoints.size());
+      flat.fenced.push_back(rounds[k].fence);
+      for (const schedule::Action& action : rounds[k].actions) {
+        if (!action.is_message()) {
+          continue;
+        }
+        const bool send = action.kind == schedule::ActionKind::send;
+        if (action.peer < 0 || action.peer >= p) {
+          throw invalid_argument(function,
+                                 "schedule_of(" + std::to_string(rank) + ") round " + std::to_string(k) +
+                                     (send ? " send peer" : " receive peer"),
+                                 action.peer, "a rank in [0, " + std::to_string(p) + ")");
+        }
+        const auto from = static_cast<std::uint64_t>(send ? rank : action.peer);
+        const auto to = static_cast<std::uint64_t>(send ? action.peer : rank);
+        (send ? sends : receives).push_back({from * static_cast<std::uint64_t>(p) + to, flat.endpoints.size(), round});
+        flat.endpoints.push_back({action.peer, static_cast<double>(action.blocks.size()), send});
+      }
+    }
+  }
+  flat.rank_begin.push_back(flat.round_begin.size());
+  flat.round_begin.push_back(flat.endpoints.size());
+  const auto by_channel = [](const Side& a, const Side& b) { return a.channel < b.channel; };
+  std::stable_sort(sends.begin(), sends.end(), by_channel);
+  std::stable_sort(receives.begin(), receives.end(), by_channel);
+  for (std::size_t i = 0, j = 0; i < sends.size() && j < receives.size();) {
+    if (sends[i].channel != receives[j].channel) {
+      ++(sends[i].channel < receives[j].channel ? i : j);
+      continue;
+    }
+    flat.endpoints[sends[i].endpoint].counterpart = static_cast<std::int64_t>(receives[j].round);
+    flat.endpoints[receives[j].endpoint].counterpart = static_cast<std::int64_t>(sends[i].round);
+    ++i;
+    ++j;
+  }
+  return flat;
+}
+
+// The messages of every stage (see the header comment: when each message travels).
+std::vector<std::vector<Message>> messages_by_stage(const std::vector<schedule::Schedule>& schedules) {
+  const int p = static_cast<int>(schedules.size());
+  const FlatRounds flat = flatten(schedules);
+  const std::size_t round_count = flat.fenced.size();
+  // The stage round g starts in and the stage it ended by, -1 while unknown; current[r]: rank r's
+  // first round not yet ended.
+  std::vector<std::int64_t> start(round_count, -1);
+  std::vector<std::int64_t> end(round_count, -1);
+  std::vector<std::size_t> current(flat.rank_begin.begin(), flat.rank_begin.end() - 1);
+  const auto rank_end = [&](int rank) { return flat.rank_begin[static_cast<std::size_t>(rank) + 1]; };
+  // A fenced round k (of its rank) starts once every rank ended its rounds before its own round k.
+  // Ranks that did stay so: each k resumes its scan where it stopped.
+  std::vector<int> fence_checked;
+  std::vector<std::int64_t> fence_latest;
+  const auto fence_start = [&](std::size_t k) -> std::int64_t {
+    if (k >= fence_checked.size()) {
+      fence_checked.resize(k + 1, 0);
+      fence_latest.resize(k + 1, 0);
+    }
+    for (int& q = fence_checked[k]; q < p; ++q) {
+      const auto r = static_cast<std::size_t>(q);
+      const std::size_t before = std::min(k, rank_end(q) - flat.rank_begin[r]);
+      if (current[r] - flat.rank_begin[r] < before) {
+        return -1;
+      }
+      fence_latest[k] = std::max(fence_latest[k], before == 0 ? 0 : end[flat.rank_begin[r] + before - 1]);
+    }
+    return fence_latest[k];
+  };
+  std::vector<std::vector<Message>> stages;
+  std::vector<std::pair<std::size_t, Message>> sent;  // one round's sends and their stages
+  int finished = 0;
+  for (int rank = 0; rank < p; ++rank) {
+    finished += current[static_cast<std::size_t>(rank)] == rank_end(rank) ? 1 : 0;
+    if (current[static_cast<std::size_t>(rank)] < rank_end(rank) && !flat.fenced[current[static_cast<std::size_t>(rank)]]) {
+      start[current[static_cast<std::size_t>(rank)]] = 0;
+    }
+  }
+  while (finished < p) {
+    bool progress = false;
+    for (int rank = 0; rank < p; ++rank) {
+      const auto r = static_cast<std::size_t>(rank);
+      while (current[r] < rank_end(rank)) {
+        const std::size_t g = current[r];
+        if (start[g] < 0 && (start[g] = fence_start(g - flat.rank_begin[r])) < 0) {
+          break;
+        }
+        std::int64_t ends = start[g];
+        bool waits = false;
+        sent.clear();
+        for (std::size_t e = flat.round_begin[g]; e < flat.round_begin[g + 1]; ++e) {
+          const Endpoint& endpoint = flat.endpoints[e];
+          std::int64_t stage = start[g];
+          if (endpoint.peer != rank && endpoint.counterpart >= 0) {
+            const std::int64_t other = start[static_cast<std::size_t>(endpoint.counterpart)];
+            if (other < 0) {
+              waits = true;
+              break;
+            }
+            stage = std::max(stage, other);
+          }
+          ends = std::max(ends, stage + 1);
+          if (endpoint.send) {
+            sent.emplace_back(static_cast<std::size_t>(stage), Message{rank, endpoint.peer, endpoint.blocks});
+          }
+        }
+        if (waits) {
+          break;
+        }
+        for (const auto& [stage, message] : sent) {
+          if (stage >= stages.size()) {
+            stages.resize(stage + 1);
+          }
+          stages[stage].push_back(message);
+        }
+        end[g] = ends;
+        ++current[r];
+        progress = true;
+        if (current[r] == rank_end(rank)) {
+          ++finished;
+        } else if (!flat.fenced[current[r]]) {
+          start[current[r]] = ends;
+        }
+      }
+    }
+    if (!progress) {
+      int stuck = 0;
+      while (current[static_cast<std::size_t>(stuck)] == rank_end(stuck)) {
+        ++stuck;
+      }
+      const auto r = static_cast<std::size_t>(stuck);
+      throw invalid_argument(function,
+                             "schedule_of(" + std::to_string(stuck) + ") round " +
+                                 std::to_string(current[r] - flat.rank_begin[r]),
+                             "a round in a cycle of rounds waiting for each other", "schedules that cannot deadlock");
+    }
+  }
+  return stages;
+}
+
 }  // namespace
 
 NetworkCostTerms network_cost(const CollectiveShape& shape, const schedule::ScheduleOfRank& schedule_of,
                               const Network& network, const NetworkCostOptions& options) {
   check(shape, network, options);
   const int p = shape.size;
-  std::vector<std::vector<Message>> stages;
-  std::vector<double> stage_startups;
+  std::vector<schedule::Schedule> schedules;
+  schedules.reserve(static_cast<std::size_t>(p));
   for (int rank = 0; rank < p; ++rank) {
-    const schedule::Schedule schedule = schedule_of(rank);
-    if (schedule.rounds.size() > stages.size()) {
-      stages.resize(schedule.rounds.size());
-      stage_startups.resize(schedule.rounds.size(), 0.0);
-    }
-    for (std::size_t k = 0; k < schedule.rounds.size(); ++k) {
-      double sends = 0;
-      for (const schedule::Action& action : schedule.rounds[k].actions) {
-        if (action.kind != schedule::ActionKind::send) {
-          continue;
-        }
-        if (action.peer < 0 || action.peer >= p) {
-          throw invalid_argument(function, "schedule_of(" + std::to_string(rank) + ") round " + std::to_string(k) +
-                                               " send peer",
-                                 action.peer, "a rank in [0, " + std::to_string(p) + ")");
-        }
-        stages[k].push_back({rank, action.peer, static_cast<double>(action.blocks.size())});
-        ++sends;
-      }
-      stage_startups[k] = std::max(stage_startups[k], sends);
-    }
+    schedules.push_back(schedule_of(rank));
   }
-
   NetworkCostTerms terms;
   StageLoads loads(p, network, options);
-  for (std::size_t k = 0; k < stages.size(); ++k) {
-    const double load = loads.load(stages[k]);
+  std::vector<int> sends(static_cast<std::size_t>(p), 0);
+  for (const std::vector<Message>& stage : messages_by_stage(schedules)) {
+    if (stage.empty()) {
+      continue;
+    }
+    int most_sends = 0;
+    for (const Message& message : stage) {
+      most_sends = std::max(most_sends, ++sends[static_cast<std::size_t>(message.from)]);
+    }
+    for (const Message& message : stage) {
+      sends[static_cast<std::size_t>(message.from)] = 0;
+    }
+    const double load = loads.load(stage);
     terms.stage_link_blocks.push_back(load);
     terms.link_blocks += load;
-    terms.startups += stage_startups[k];
+    terms.startups += most_sends;
   }
   return terms;
 }

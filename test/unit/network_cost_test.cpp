@@ -19,6 +19,7 @@
 #include <dash/comm/network.hpp>
 #include <dash/comm/network_cost.hpp>
 #include <dash/comm/schedule/allgather.hpp>
+#include <dash/comm/schedule/bcast.hpp>
 #include <dash/comm/schedule/recursive_doubling_order.hpp>
 
 namespace {
@@ -100,6 +101,63 @@ TEST(NetworkCost, SumsStagesAndCountsStartupsPerStage) {
   EXPECT_EQ(terms.startups, 7);
   EXPECT_EQ(terms.link_blocks, 7);
   EXPECT_EQ(terms.stage_link_blocks, std::vector<double>(7, 1.0));
+}
+
+TEST(NetworkCost, ChainsAndTreesTakeAStagePerHopOfTheirLongestPath) {
+  // A rank forwards only what it received: the pipelined chain of 8 ranks with 4 segments takes
+  // p + S - 2 = 10 stages of one block (seed 004 Eq. 4.5), not the 5 rounds of its longest
+  // schedule; the binomial tree of 8 takes lg 8 = 3.
+  CollectiveShape shape;
+  shape.collective = Coll::bcast;
+  shape.size = 8;
+  shape.segments = 4;
+  const NetworkCostTerms chain = cost_of(shape, bcast_pipelined_chain, parse_network("flat"));
+  EXPECT_EQ(chain.startups, 10);
+  EXPECT_EQ(chain.link_blocks, 10);
+  shape.segments = 1;
+  const NetworkCostTerms tree = cost_of(shape, bcast_binomial, parse_network("flat"));
+  EXPECT_EQ(tree.startups, 3);
+  EXPECT_EQ(tree.link_blocks, 3);
+}
+
+// Rank 0 sends rank 1 one block in each of three rounds, which rank 1 receives in one round; ranks
+// 2 and 3 exchange one block in each of two rounds.
+Schedule three_to_one_and_two_pairs(int rank, bool fence) {
+  Schedule schedule;
+  switch (rank) {
+    case 0:
+      for (int k = 0; k < 3; ++k) {
+        schedule.add_round().actions.push_back(Action::send_to(1, Buffer::input, BlockSet::range(0, 1)));
+      }
+      break;
+    case 1: {
+      Round& round = schedule.add_round();
+      for (int k = 0; k < 3; ++k) {
+        round.actions.push_back(Action::receive_from(0, Buffer::output, BlockSet::range(0, 1)));
+      }
+      break;
+    }
+    default:
+      for (int k = 0; k < 2; ++k) {
+        Round& round = schedule.add_round();
+        round.fence = fence && k == 1;
+        round.actions.push_back(rank == 2 ? Action::send_to(3, Buffer::input, BlockSet::range(0, 1))
+                                          : Action::receive_from(2, Buffer::output, BlockSet::range(0, 1)));
+      }
+  }
+  return schedule;
+}
+
+TEST(NetworkCost, AFencedRoundStartsOnceEveryRankEndedTheRoundsBeforeIt) {
+  // Unfenced, the pair's second message travels with rank 0's second one: three stages. Fenced,
+  // it waits for rank 1's round, which ends with rank 0's third message: four.
+  const auto stages = [](bool fence) {
+    return network_cost(allgather_shape(4), [&](int rank) { return three_to_one_and_two_pairs(rank, fence); },
+                        parse_network("flat"))
+        .stage_link_blocks.size();
+  };
+  EXPECT_EQ(stages(false), 3u);
+  EXPECT_EQ(stages(true), 4u);
 }
 
 TEST(NetworkCost, SplitsHalfRingTransfersOverBothDirections) {
@@ -233,6 +291,23 @@ TEST(NetworkCost, RejectsInconsistentArguments) {
   expect_error(parse_network("flat"), {.grid_routing = static_cast<GridRouting>(7)},
                "dash::comm::network_cost: invalid argument 'options.grid_routing' = 7; expected GridRouting::adaptive or "
                "GridRouting::deterministic");
+  try {
+    // Each rank receives in round 0 what the other sends in round 1.
+    network_cost(
+        allgather_shape(2),
+        [](int rank) {
+          Schedule schedule;
+          schedule.add_round().actions.push_back(Action::receive_from(1 - rank, Buffer::output, BlockSet::range(0, 1)));
+          schedule.add_round().actions.push_back(Action::send_to(1 - rank, Buffer::input, BlockSet::range(0, 1)));
+          return schedule;
+        },
+        parse_network("flat"));
+    ADD_FAILURE() << "schedules that deadlock were accepted";
+  } catch (const dash::InvalidArgument& error) {
+    EXPECT_EQ(std::string(error.what()), "dash::comm::network_cost: invalid argument 'schedule_of(0) round 0' = 'a "
+                                         "round in a cycle of rounds waiting for each other'; expected schedules "
+                                         "that cannot deadlock");
+  }
   try {
     cost_of_stage(8, {{2, 8, 1}}, parse_network("flat"));
     ADD_FAILURE() << "a peer outside the group was accepted";

@@ -1,8 +1,16 @@
 #pragma once
 // The congestion-aware cost of a collective on a network (seed 000 §2.3 model "C_torus"/"C_Clos",
 // §5.4): all P ranks' schedules are laid onto `network`, one rank per node (group rank = node), and
-// counted stage by stage, where stage k is round k of every rank (the generators build their
-// rounds in lockstep). Pure: no MPI.
+// counted stage by stage. Pure: no MPI.
+//
+// When each message travels: each rank runs its rounds in order; a message travels in the stage
+// in which the later of its send's and its receive's rounds starts (as the verifier times the
+// critical path), and a round ends one stage after the latest of its messages (a round without
+// messages takes none); a fenced round starts once every rank ended its rounds before it.
+// Messages between two ranks match in the order both list them; a send without a receive (a
+// schedule written only to be priced) travels when its round starts. Lockstep schedules, whose
+// round k exchanges with round k of its peers, put round k in stage k; trees and chains, whose
+// ranks wait for their parents, take as many stages as their longest chain of messages.
 //
 // Per stage:
 // - start-ups: the most messages any rank sends (start-ups on different ports never overlap);
@@ -71,7 +79,8 @@ struct NetworkCostTerms {
 // Costs the schedules of all shape.size ranks (`schedule_of(rank)`) of one collective on
 // `network`. Throws dash::InvalidArgument for a grid whose node count differs from shape.size, a
 // Clos network without nodes per leaf or with µ outside (0, 1], an efficiency outside (0, 1], an
-// unknown grid routing, or a message to a peer outside the group.
+// unknown grid routing, a message to or from a peer outside the group, or rounds that wait for each
+// other in a cycle.
 NetworkCostTerms network_cost(const CollectiveShape& shape, const schedule::ScheduleOfRank& schedule_of,
                               const Network& network, const NetworkCostOptions& options = {});
 
