@@ -373,6 +373,7 @@ int run(const Arguments& arguments) {
     // that does it the schedules of all P ranks, and SMPI runs the ranks one after the other on one core.
     std::string plan_text;
     if (rank == 0) {
+      const dash::sim::UnfoldedAllocations planning;
       plan_text = plan_point(info, arguments, bytes, workload.elements(), size).dump();
     }
     auto plan_length = static_cast<unsigned long long>(plan_text.size());

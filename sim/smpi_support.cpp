@@ -139,6 +139,10 @@ namespace dash::sim {
 
 void fold_allocations_from(std::size_t bytes) { fold_bytes = bytes; }
 std::size_t fold_threshold() { return fold_bytes; }
+
+UnfoldedAllocations::UnfoldedAllocations() noexcept : folded_from_(fold_bytes) { fold_bytes = 0; }
+UnfoldedAllocations::~UnfoldedAllocations() { fold_bytes = folded_from_; }
+
 void mark_rank_finished() { rank_finished = true; }
 
 std::vector<std::string> split_list(std::string_view text) {

@@ -21,6 +21,20 @@ namespace dash::sim {
 // meaningless, so a driver verifies only what stays below the threshold.
 void fold_allocations_from(std::size_t bytes);
 std::size_t fold_threshold();
+
+// While one lives, nothing this simulated rank allocates is folded: for work whose large tables must read
+// back what was written to them, such as planning a point (the cost model lays out the schedules of all P
+// ranks), unlike collective buffers and scratch.
+class UnfoldedAllocations {
+public:
+  UnfoldedAllocations() noexcept;
+  ~UnfoldedAllocations();
+  UnfoldedAllocations(const UnfoldedAllocations&) = delete;
+  UnfoldedAllocations& operator=(const UnfoldedAllocations&) = delete;
+
+private:
+  std::size_t folded_from_;
+};
 // Called once dash::finalize has returned: SMPI may tear its shared malloc down before static caches release
 // their folded blocks, which are then left to the end of the process.
 void mark_rank_finished();
