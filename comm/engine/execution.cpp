@@ -1,6 +1,7 @@
 #include <algorithm>
 #include <cstring>
 #include <exception>
+#include <functional>
 #include <limits>
 #include <mutex>
 #include <optional>
@@ -213,6 +214,9 @@ struct Execution::Impl final : BackgroundWork {
   std::vector<int> completed_indices;
   std::vector<MPI_Status> completed_statuses;
   std::vector<std::uint32_t> finished;
+  // Steps that may be ready, a min-heap of step ids: what is ready starts in schedule order, so a
+  // rank with several sends ready posts them in its rounds' order (popped from a stack, a binomial
+  // tree's inner ranks served their smallest subtree first).
   std::vector<std::uint32_t> candidates;
   std::vector<std::uint32_t> held_by_window;
   std::vector<std::uint32_t> arrivals;
@@ -254,13 +258,13 @@ struct Execution::Impl final : BackgroundWork {
       }
     }
     candidates.clear();
-    for (std::uint32_t id = static_cast<std::uint32_t>(steps.size()); id-- > 0;) {
+    for (std::uint32_t id = 0; id < steps.size(); ++id) {
       RunningStep& step = steps[id];
       step.unmet = plan->steps[id].prerequisites;
       step.channel_open = plan->steps[id].first_in_channel;
       step.state = StepState::waiting;
       step.derived = MPI_DATATYPE_NULL;
-      candidates.push_back(id);  // popped from the back: schedule order
+      candidates.push_back(id);  // ascending: already a min-heap
     }
     advance_lowest_round();
     pump();
@@ -468,7 +472,7 @@ struct Execution::Impl final : BackgroundWork {
     }
     for (const std::uint32_t next : planned.dependents) {
       if (--steps[next].unmet == 0) {
-        candidates.push_back(next);
+        add_candidate(next);
       }
     }
     if (--unfinished_per_round[planned.round] == 0) {
@@ -496,13 +500,21 @@ struct Execution::Impl final : BackgroundWork {
   }
 
   void release_window() {
-    candidates.insert(candidates.end(), held_by_window.begin(), held_by_window.end());
+    for (const std::uint32_t id : held_by_window) {
+      add_candidate(id);
+    }
     held_by_window.clear();
+  }
+
+  void add_candidate(std::uint32_t id) {
+    candidates.push_back(id);
+    std::push_heap(candidates.begin(), candidates.end(), std::greater<>());
   }
 
   // Starts what can start; returns once nothing more can without new messages.
   void pump() {
     while (!candidates.empty()) {
+      std::pop_heap(candidates.begin(), candidates.end(), std::greater<>());
       const std::uint32_t id = candidates.back();
       candidates.pop_back();
       try_start(id);
@@ -541,7 +553,7 @@ struct Execution::Impl final : BackgroundWork {
     post_message(id);
     if (planned.next_in_channel != none) {
       steps[planned.next_in_channel].channel_open = true;
-      candidates.push_back(planned.next_in_channel);
+      add_candidate(planned.next_in_channel);
     }
   }
 
@@ -552,7 +564,7 @@ struct Execution::Impl final : BackgroundWork {
     }
     if (plan->steps[id].action->kind == ActionKind::receive_reduce) {
       steps[id].state = StepState::arrived;
-      candidates.push_back(id);
+      add_candidate(id);
     } else {
       finish(id);
     }
