@@ -385,8 +385,11 @@ int run(const Arguments& arguments) {
     for (const nlohmann::json& planned : plan) {
       const Contender contender{planned.at("contender").get<std::string>(), planned.at("mpi").get<bool>(),
                                 planned.at("algorithm").get<std::string>()};
+      // `selected` runs the library's choice on rank 0 (explain()), forced on every rank: the choice is the same
+      // everywhere, and each rank's own would price every candidate again on all P ranks' schedules, in memory
+      // the simulation folds.
       dash::comm::Options options;
-      options.algorithm = contender.name == "selected" ? std::string() : contender.algorithm;
+      options.algorithm = contender.algorithm;
       const auto call = [&] {
         if (contender.mpi) {
           workload.run_mpi(world);
