@@ -295,6 +295,11 @@ std::vector<Algorithm> topology_algorithms() {
       return allreduce_rabenseifner_ordered(shape, rank, order(shape));
     };
   };
+  const auto bcast_ordered = [](std::vector<int> (*order)(const CollectiveShape&)) {
+    return [order](const CollectiveShape& shape, int rank) {
+      return bcast_scatter_allgather_ordered(shape, rank, order(shape));
+    };
+  };
   const auto ways = [](Schedule (*generator)(const CollectiveShape&, int, int), int w) {
     return [generator, w](const CollectiveShape& shape, int rank) { return generator(shape, rank, w); };
   };
@@ -317,6 +322,8 @@ std::vector<Algorithm> topology_algorithms() {
       entry(Coll::allreduce, "bucket_3way", ways(allreduce_bucket_multiport, 3), three_p_segments, fits_bucket),
       entry(Coll::allreduce, "bucket_6way", ways(allreduce_bucket_multiport, 6), six_p_segments,
             fits_six_way_bucket),
+      entry(Coll::bcast, "distance_halving", bcast_ordered(halving_order), p_segments, fits_distance_halving),
+      entry(Coll::bcast, "torus_order", bcast_ordered(grid_order), p_segments, fits_torus_order),
   };
 }
 

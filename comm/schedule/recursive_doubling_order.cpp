@@ -259,4 +259,39 @@ Schedule allreduce_rabenseifner_ordered(const CollectiveShape& shape, int rank, 
   return without_empty_rounds(std::move(schedule));
 }
 
+Schedule bcast_scatter_allgather_ordered(const CollectiveShape& shape, int rank, std::span<const int> order) {
+  const int bits = check_generator("bcast_scatter_allgather_ordered", shape, order, false);
+  if (shape.root < 0 || shape.root >= shape.size) {
+    throw out_of_range(std::string(prefix) + "bcast_scatter_allgather_ordered", "shape.root", shape.root,
+                       "a rank in [0, " + std::to_string(shape.size) + ")");
+  }
+  Schedule schedule;
+  schedule.algorithm = "scatter_allgather_ordered";
+  const std::vector<std::uint32_t> bounds =
+      even_bounds(shape.segments, static_cast<std::uint32_t>(shape.size));
+  const Positions parts = [&bounds](std::uint32_t first, std::uint32_t count) {
+    return BlockSet::range(bounds[first], bounds[first + count] - bounds[first]);
+  };
+  const auto position = static_cast<std::uint32_t>(remap_unchecked(order, rank));
+  const int relative = rank ^ shape.root;
+  // Before stage s the root and the ranks that differ from it only in bits S[s + 1], ... hold the
+  // parts agreeing with their R(S, i) in bits above s; a rank whose lowest differing bit is S[s]
+  // receives in stage s.
+  int below = (1 << order.size()) - 1;
+  for (int s = bits - 1; s >= 0; --s) {
+    const int bit = 1 << order[static_cast<std::size_t>(s)];
+    const std::uint32_t half = 1u << s;
+    const int partner = rank ^ bit;
+    Round& stage = schedule.add_round();
+    if ((relative & below) == 0) {
+      add_send(stage, partner, Buffer::output, parts((position ^ half) & ~(half - 1), half));
+    } else if ((relative & below) == bit) {
+      add_receive(stage, partner, Buffer::output, parts(position & ~(half - 1), half));
+    }
+    below &= ~bit;
+  }
+  append_doubling(schedule, rank, order, Buffer::output, parts);
+  return without_empty_rounds(std::move(schedule));
+}
+
 }  // namespace dash::comm::schedule

@@ -73,4 +73,13 @@ Schedule reduce_scatter_recursive_halving_ordered(const CollectiveShape& shape, 
 // operations only.
 Schedule allreduce_rabenseifner_ordered(const CollectiveShape& shape, int rank, std::span<const int> order);
 
+// Broadcast as scatter + allgather over P near-equal parts of the vector (seed §2.10's bcast =
+// scatter + AG), both in order S: the scatter halves the root's vector in stages S[lg P - 1], ...,
+// S[0] (in stage s every rank that holds data sends its partner i ^ 2^{S[s]} the half the partner
+// keeps) and leaves rank i with part R(S, i), exactly where the allgather's pre-swap would put it,
+// so no swap is needed; partners are the same for every root. At most 2 lg P rounds; for n a
+// multiple of P, the root sends (1 - 1/P)n blocks in the scatter, and every rank sends as many in
+// the allgather.
+Schedule bcast_scatter_allgather_ordered(const CollectiveShape& shape, int rank, std::span<const int> order);
+
 }  // namespace dash::comm::schedule
