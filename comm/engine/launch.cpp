@@ -300,6 +300,9 @@ std::vector<Algorithm> topology_algorithms() {
       return bcast_scatter_allgather_ordered(shape, rank, order(shape));
     };
   };
+  const auto reduce_ordered = [](std::vector<int> (*order)(const CollectiveShape&)) {
+    return [order](const CollectiveShape& shape, int rank) { return reduce_rabenseifner_ordered(shape, rank, order(shape)); };
+  };
   const auto ways = [](Schedule (*generator)(const CollectiveShape&, int, int), int w) {
     return [generator, w](const CollectiveShape& shape, int rank) { return generator(shape, rank, w); };
   };
@@ -324,6 +327,8 @@ std::vector<Algorithm> topology_algorithms() {
             fits_six_way_bucket),
       entry(Coll::bcast, "distance_halving", bcast_ordered(halving_order), p_segments, fits_distance_halving),
       entry(Coll::bcast, "torus_order", bcast_ordered(grid_order), p_segments, fits_torus_order),
+      entry(Coll::reduce, "distance_halving", reduce_ordered(halving_order), p_segments, fits_distance_halving),
+      entry(Coll::reduce, "torus_order", reduce_ordered(grid_order), p_segments, fits_torus_order),
   };
 }
 

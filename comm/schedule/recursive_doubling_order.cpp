@@ -138,6 +138,41 @@ Positions contributions(std::uint32_t segments) {
   };
 }
 
+// Checks a rooted generator's arguments; returns lg P.
+int check_rooted_generator(const char* name, const CollectiveShape& shape, std::span<const int> order,
+                           bool combines) {
+  const int bits = check_generator(name, shape, order, combines);
+  if (shape.root < 0 || shape.root >= shape.size) {
+    throw out_of_range(std::string(prefix) + name, "shape.root", shape.root,
+                       "a rank in [0, " + std::to_string(shape.size) + ")");
+  }
+  return bits;
+}
+
+// P near-equal parts of the shape's S blocks.
+Positions even_parts(const CollectiveShape& shape) {
+  return [bounds = even_bounds(shape.segments, static_cast<std::uint32_t>(shape.size))](std::uint32_t first,
+                                                                                       std::uint32_t count) {
+    return BlockSet::range(bounds[first], bounds[first + count] - bounds[first]);
+  };
+}
+
+// A rank's part in stage s of the binomial tree along order S rooted where `relative` (rank XOR
+// root) is 0: a holder differs from the root only in bits S[s + 1], ..., a leaf in bit S[s] and
+// those; the others sit the stage out.
+enum class TreeRole { holder, leaf, idle };
+
+TreeRole tree_role(std::span<const int> order, int s, int relative) {
+  int below = 0;  // the bits S[0], ..., S[s]
+  for (int t = 0; t <= s; ++t) {
+    below |= 1 << order[static_cast<std::size_t>(t)];
+  }
+  if ((relative & below) == 0) {
+    return TreeRole::holder;
+  }
+  return (relative & below) == 1 << order[static_cast<std::size_t>(s)] ? TreeRole::leaf : TreeRole::idle;
+}
+
 }  // namespace
 
 std::vector<int> distance_doubling_order(int p) {
@@ -249,48 +284,69 @@ Schedule allreduce_rabenseifner_ordered(const CollectiveShape& shape, int rank, 
   check_generator("allreduce_rabenseifner_ordered", shape, order, true);
   Schedule schedule;
   schedule.algorithm = "rabenseifner_ordered";
-  const std::vector<std::uint32_t> bounds =
-      even_bounds(shape.segments, static_cast<std::uint32_t>(shape.size));
-  const Positions parts = [&bounds](std::uint32_t first, std::uint32_t count) {
-    return BlockSet::range(bounds[first], bounds[first + count] - bounds[first]);
-  };
+  const Positions parts = even_parts(shape);
   append_halving(schedule, rank, order, Buffer::output, parts);
   append_doubling(schedule, rank, order, Buffer::output, parts);
   return without_empty_rounds(std::move(schedule));
 }
 
 Schedule bcast_scatter_allgather_ordered(const CollectiveShape& shape, int rank, std::span<const int> order) {
-  const int bits = check_generator("bcast_scatter_allgather_ordered", shape, order, false);
-  if (shape.root < 0 || shape.root >= shape.size) {
-    throw out_of_range(std::string(prefix) + "bcast_scatter_allgather_ordered", "shape.root", shape.root,
-                       "a rank in [0, " + std::to_string(shape.size) + ")");
-  }
+  const int bits = check_rooted_generator("bcast_scatter_allgather_ordered", shape, order, false);
   Schedule schedule;
   schedule.algorithm = "scatter_allgather_ordered";
-  const std::vector<std::uint32_t> bounds =
-      even_bounds(shape.segments, static_cast<std::uint32_t>(shape.size));
-  const Positions parts = [&bounds](std::uint32_t first, std::uint32_t count) {
-    return BlockSet::range(bounds[first], bounds[first + count] - bounds[first]);
-  };
+  const Positions parts = even_parts(shape);
   const auto position = static_cast<std::uint32_t>(remap_unchecked(order, rank));
-  const int relative = rank ^ shape.root;
   // Before stage s the root and the ranks that differ from it only in bits S[s + 1], ... hold the
-  // parts agreeing with their R(S, i) in bits above s; a rank whose lowest differing bit is S[s]
-  // receives in stage s.
-  int below = (1 << order.size()) - 1;
+  // parts agreeing with their R(S, i) in bits above s; a rank whose lowest differing bit from the
+  // root is S[s] receives in stage s.
   for (int s = bits - 1; s >= 0; --s) {
-    const int bit = 1 << order[static_cast<std::size_t>(s)];
     const std::uint32_t half = 1u << s;
-    const int partner = rank ^ bit;
+    const int partner = rank ^ (1 << order[static_cast<std::size_t>(s)]);
     Round& stage = schedule.add_round();
-    if ((relative & below) == 0) {
-      add_send(stage, partner, Buffer::output, parts((position ^ half) & ~(half - 1), half));
-    } else if ((relative & below) == bit) {
-      add_receive(stage, partner, Buffer::output, parts(position & ~(half - 1), half));
+    switch (tree_role(order, s, rank ^ shape.root)) {
+      case TreeRole::holder:
+        add_send(stage, partner, Buffer::output, parts((position ^ half) & ~(half - 1), half));
+        break;
+      case TreeRole::leaf:
+        add_receive(stage, partner, Buffer::output, parts(position & ~(half - 1), half));
+        break;
+      case TreeRole::idle:
+        break;
     }
-    below &= ~bit;
   }
   append_doubling(schedule, rank, order, Buffer::output, parts);
+  return without_empty_rounds(std::move(schedule));
+}
+
+Schedule reduce_rabenseifner_ordered(const CollectiveShape& shape, int rank, std::span<const int> order) {
+  const int bits = check_rooted_generator("reduce_rabenseifner_ordered", shape, order, true);
+  Schedule schedule;
+  schedule.algorithm = "rabenseifner_ordered";
+  const Buffer work = rank == shape.root ? Buffer::output : Buffer::scratch;
+  if (work == Buffer::scratch) {
+    schedule.scratch_blocks = shape.segments;
+  }
+  const Positions parts = even_parts(shape);
+  append_halving(schedule, rank, order, work, parts);
+  // The scatter's stages backwards: in stage s the rank whose lowest differing bit from the root
+  // is S[s] sends the parts agreeing with its R(S, i) in bits s and up to its partner, which holds
+  // the other half of the parts agreeing in bits above s.
+  const auto position = static_cast<std::uint32_t>(remap_unchecked(order, rank));
+  for (int s = 0; s < bits; ++s) {
+    const std::uint32_t half = 1u << s;
+    const int partner = rank ^ (1 << order[static_cast<std::size_t>(s)]);
+    Round& stage = schedule.add_round();
+    switch (tree_role(order, s, rank ^ shape.root)) {
+      case TreeRole::holder:
+        add_receive(stage, partner, work, parts((position ^ half) & ~(half - 1), half));
+        break;
+      case TreeRole::leaf:
+        add_send(stage, partner, work, parts(position & ~(half - 1), half));
+        break;
+      case TreeRole::idle:
+        break;
+    }
+  }
   return without_empty_rounds(std::move(schedule));
 }
 

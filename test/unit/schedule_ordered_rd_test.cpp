@@ -155,6 +155,27 @@ void expect_bcast(int p, std::uint32_t s, const NamedOrder& named) {
   }
 }
 
+// Reduce to a few roots, no swap: the reduce-scatter as the allreduce's first half, then each
+// gather stage moves half the vector towards the root (lg P · S/2 blocks in all).
+void expect_reduce(int p, std::uint32_t s, const NamedOrder& named) {
+  for (int root = 0; root < p; root += std::max(1, p / 4)) {
+    CollectiveShape shape = shape_of(Coll::reduce, p, s);
+    shape.root = root;
+    const VerificationReport report =
+        verify(shape, [&](int rank) { return reduce_rabenseifner_ordered(shape, rank, named.order); });
+    const std::string where =
+        "P=" + std::to_string(p) + " S=" + std::to_string(s) + " root " + std::to_string(root) + " order " + named.name;
+    ASSERT_TRUE(report.ok) << where << ": " << report.error;
+    const auto pp = static_cast<std::uint64_t>(p);
+    EXPECT_LE(report.metrics.max_communication_rounds, static_cast<std::size_t>(2 * lg(p))) << where;
+    if (s % pp == 0 && s > 0) {  // equal parts: the closed forms
+      EXPECT_EQ(report.metrics.total_blocks_sent, (pp - 1) * s + static_cast<std::uint64_t>(lg(p)) * s / 2) << where;
+      EXPECT_EQ(report.metrics.critical_startups, static_cast<double>(2 * lg(p))) << where;
+      EXPECT_EQ(report.metrics.critical_reduced_blocks, static_cast<double>((pp - 1) * (s / pp))) << where;
+    }
+  }
+}
+
 using Check = void (*)(int p, std::uint32_t s, const NamedOrder& order);
 
 // One test: a collective, S (or, with per_rank, S = segments·P), a list of group sizes and the
@@ -213,6 +234,10 @@ std::vector<Sweep> every_power_of_two() {
     sweeps.push_back({"bcast", expect_bcast, s, {1, 2, 4, 8, 16, 32, 64, 128}});
   }
   sweeps.push_back({"bcast", expect_bcast, 2, {1, 2, 4, 8, 16, 32, 64, 128, 256}, true});
+  for (const std::uint32_t s : {0u, 1u, 3u}) {
+    sweeps.push_back({"reduce", expect_reduce, s, {1, 2, 4, 8, 16, 32, 64, 128}});
+  }
+  sweeps.push_back({"reduce", expect_reduce, 2, {1, 2, 4, 8, 16, 32, 64, 128, 256}, true});
   return sweeps;
 }
 

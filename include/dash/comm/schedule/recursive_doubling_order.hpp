@@ -82,4 +82,11 @@ Schedule allreduce_rabenseifner_ordered(const CollectiveShape& shape, int rank, 
 // the allgather.
 Schedule bcast_scatter_allgather_ordered(const CollectiveShape& shape, int rank, std::span<const int> order);
 
+// Reduce as reduce-scatter + gather over P near-equal parts (Rabenseifner; seed §2.10's reduce =
+// RS + gather), both in order S: the reduce-scatter leaves rank i with part R(S, i) combined, and
+// the gather, the broadcast's scatter above run backwards, collects the parts at the root; no
+// swap. At most 2 lg P rounds; for n a multiple of P, (1 - 1/P)n blocks sent and combined per
+// rank in the reduce-scatter, and received by the root in the gather. Commutative operations only.
+Schedule reduce_rabenseifner_ordered(const CollectiveShape& shape, int rank, std::span<const int> order);
+
 }  // namespace dash::comm::schedule
