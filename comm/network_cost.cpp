@@ -365,9 +365,10 @@ std::vector<std::vector<Message>> messages_by_stage(const std::vector<schedule::
   std::vector<std::pair<std::size_t, Message>> sent;  // one round's sends and their stages
   int finished = 0;
   for (int rank = 0; rank < p; ++rank) {
-    finished += current[static_cast<std::size_t>(rank)] == rank_end(rank) ? 1 : 0;
-    if (current[static_cast<std::size_t>(rank)] < rank_end(rank) && !flat.fenced[current[static_cast<std::size_t>(rank)]]) {
-      start[current[static_cast<std::size_t>(rank)]] = 0;
+    const std::size_t first = current[static_cast<std::size_t>(rank)];
+    finished += first == rank_end(rank) ? 1 : 0;
+    if (first < rank_end(rank) && !flat.fenced[first]) {
+      start[first] = 0;
     }
   }
   while (finished < p) {

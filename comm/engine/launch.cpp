@@ -301,7 +301,9 @@ std::vector<Algorithm> topology_algorithms() {
     };
   };
   const auto reduce_ordered = [](std::vector<int> (*order)(const CollectiveShape&)) {
-    return [order](const CollectiveShape& shape, int rank) { return reduce_rabenseifner_ordered(shape, rank, order(shape)); };
+    return [order](const CollectiveShape& shape, int rank) {
+      return reduce_rabenseifner_ordered(shape, rank, order(shape));
+    };
   };
   const auto ways = [](Schedule (*generator)(const CollectiveShape&, int, int), int w) {
     return [generator, w](const CollectiveShape& shape, int rank) { return generator(shape, rank, w); };
