@@ -273,7 +273,6 @@ struct FlatRounds {
   std::vector<std::size_t> rank_begin;
   std::vector<std::size_t> round_begin;
   std::vector<Endpoint> endpoints;
-  std::vector<bool> fenced;
 };
 
 // Flattens the schedules and pairs each endpoint with its counterpart: the i-th send from a to b
@@ -294,7 +293,6 @@ FlatRounds flatten(const std::vector<schedule::Schedule>& schedules) {
     for (std::size_t k = 0; k < rounds.size(); ++k) {
       const std::size_t round = flat.round_begin.size();
       flat.round_begin.push_back(flat.endpoints.size());
-      flat.fenced.push_back(rounds[k].fence);
       for (const schedule::Action& action : rounds[k].actions) {
         if (!action.is_message()) {
           continue;
@@ -335,39 +333,18 @@ FlatRounds flatten(const std::vector<schedule::Schedule>& schedules) {
 std::vector<std::vector<Message>> messages_by_stage(const std::vector<schedule::Schedule>& schedules) {
   const int p = static_cast<int>(schedules.size());
   const FlatRounds flat = flatten(schedules);
-  const std::size_t round_count = flat.fenced.size();
-  // The stage round g starts in and the stage it ended by, -1 while unknown; current[r]: rank r's
-  // first round not yet ended.
+  const std::size_t round_count = flat.round_begin.size() - 1;
+  // The stage round g starts in, -1 while unknown; current[r]: rank r's first round not yet ended.
   std::vector<std::int64_t> start(round_count, -1);
-  std::vector<std::int64_t> end(round_count, -1);
   std::vector<std::size_t> current(flat.rank_begin.begin(), flat.rank_begin.end() - 1);
   const auto rank_end = [&](int rank) { return flat.rank_begin[static_cast<std::size_t>(rank) + 1]; };
-  // A fenced round k (of its rank) starts once every rank ended its rounds before its own round k.
-  // Ranks that did stay so: each k resumes its scan where it stopped.
-  std::vector<int> fence_checked;
-  std::vector<std::int64_t> fence_latest;
-  const auto fence_start = [&](std::size_t k) -> std::int64_t {
-    if (k >= fence_checked.size()) {
-      fence_checked.resize(k + 1, 0);
-      fence_latest.resize(k + 1, 0);
-    }
-    for (int& q = fence_checked[k]; q < p; ++q) {
-      const auto r = static_cast<std::size_t>(q);
-      const std::size_t before = std::min(k, rank_end(q) - flat.rank_begin[r]);
-      if (current[r] - flat.rank_begin[r] < before) {
-        return -1;
-      }
-      fence_latest[k] = std::max(fence_latest[k], before == 0 ? 0 : end[flat.rank_begin[r] + before - 1]);
-    }
-    return fence_latest[k];
-  };
   std::vector<std::vector<Message>> stages;
   std::vector<std::pair<std::size_t, Message>> sent;  // one round's sends and their stages
   int finished = 0;
   for (int rank = 0; rank < p; ++rank) {
     const std::size_t first = current[static_cast<std::size_t>(rank)];
     finished += first == rank_end(rank) ? 1 : 0;
-    if (first < rank_end(rank) && !flat.fenced[first]) {
+    if (first < rank_end(rank)) {
       start[first] = 0;
     }
   }
@@ -377,9 +354,6 @@ std::vector<std::vector<Message>> messages_by_stage(const std::vector<schedule::
       const auto r = static_cast<std::size_t>(rank);
       while (current[r] < rank_end(rank)) {
         const std::size_t g = current[r];
-        if (start[g] < 0 && (start[g] = fence_start(g - flat.rank_begin[r])) < 0) {
-          break;
-        }
         std::int64_t ends = start[g];
         bool waits = false;
         sent.clear();
@@ -408,12 +382,11 @@ std::vector<std::vector<Message>> messages_by_stage(const std::vector<schedule::
           }
           stages[stage].push_back(message);
         }
-        end[g] = ends;
         ++current[r];
         progress = true;
         if (current[r] == rank_end(rank)) {
           ++finished;
-        } else if (!flat.fenced[current[r]]) {
+        } else {
           start[current[r]] = ends;
         }
       }

@@ -120,46 +120,6 @@ TEST(NetworkCost, ChainsAndTreesTakeAStagePerHopOfTheirLongestPath) {
   EXPECT_EQ(tree.link_blocks, 3);
 }
 
-// Rank 0 sends rank 1 one block in each of three rounds, which rank 1 receives in one round; ranks
-// 2 and 3 exchange one block in each of two rounds.
-Schedule three_to_one_and_two_pairs(int rank, bool fence) {
-  Schedule schedule;
-  switch (rank) {
-    case 0:
-      for (int k = 0; k < 3; ++k) {
-        schedule.add_round().actions.push_back(Action::send_to(1, Buffer::input, BlockSet::range(0, 1)));
-      }
-      break;
-    case 1: {
-      Round& round = schedule.add_round();
-      for (int k = 0; k < 3; ++k) {
-        round.actions.push_back(Action::receive_from(0, Buffer::output, BlockSet::range(0, 1)));
-      }
-      break;
-    }
-    default:
-      for (int k = 0; k < 2; ++k) {
-        Round& round = schedule.add_round();
-        round.fence = fence && k == 1;
-        round.actions.push_back(rank == 2 ? Action::send_to(3, Buffer::input, BlockSet::range(0, 1))
-                                          : Action::receive_from(2, Buffer::output, BlockSet::range(0, 1)));
-      }
-  }
-  return schedule;
-}
-
-TEST(NetworkCost, AFencedRoundStartsOnceEveryRankEndedTheRoundsBeforeIt) {
-  // Unfenced, the pair's second message travels with rank 0's second one: three stages. Fenced,
-  // it waits for rank 1's round, which ends with rank 0's third message: four.
-  const auto stages = [](bool fence) {
-    return network_cost(allgather_shape(4), [&](int rank) { return three_to_one_and_two_pairs(rank, fence); },
-                        parse_network("flat"))
-        .stage_link_blocks.size();
-  };
-  EXPECT_EQ(stages(false), 3u);
-  EXPECT_EQ(stages(true), 4u);
-}
-
 TEST(NetworkCost, SplitsHalfRingTransfersOverBothDirections) {
   // One message half-way round a ring of 8: half a block on each way's links. One port still
   // sends the whole block; multi-port sees the links only.

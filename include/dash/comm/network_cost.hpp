@@ -6,7 +6,8 @@
 // When each message travels: each rank runs its rounds in order; a message travels in the stage
 // in which the later of its send's and its receive's rounds starts (as the verifier times the
 // critical path), and a round ends one stage after the latest of its messages (a round without
-// messages takes none); a fenced round starts once every rank ended its rounds before it.
+// messages takes none). A round starts when the rank's previous round ended: the model never lets
+// sends run ahead, as the engine may within its window unless the round is fenced.
 // Messages between two ranks match in the order both list them; a send without a receive (a
 // schedule written only to be priced) travels when its round starts. Lockstep schedules, whose
 // round k exchanges with round k of its peers, put round k in stage k; trees and chains, whose

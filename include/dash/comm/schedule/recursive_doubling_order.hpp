@@ -79,7 +79,7 @@ Schedule allreduce_rabenseifner_ordered(const CollectiveShape& shape, int rank, 
 // keeps) and leaves rank i with part R(S, i), exactly where the allgather's pre-swap would put it,
 // so no swap is needed; partners are the same for every root. At most 2 lg P rounds; for n a
 // multiple of P, the root sends (1 - 1/P)n blocks in the scatter, and every rank sends as many in
-// the allgather.
+// the allgather. Every round is fenced: a rank's sends leave one stage at a time.
 Schedule bcast_scatter_allgather_ordered(const CollectiveShape& shape, int rank, std::span<const int> order);
 
 // Reduce as reduce-scatter + gather over P near-equal parts (Rabenseifner; seed §2.10's reduce =
