@@ -8,6 +8,7 @@
 #include <functional>
 #include <limits>
 #include <optional>
+#include <span>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -280,57 +281,49 @@ std::vector<Algorithm> topology_algorithms() {
     algorithm.topology = true;
     return algorithm;
   };
-  const auto ag_ordered = [](std::vector<int> (*order)(const CollectiveShape&)) {
-    return [order](const CollectiveShape& shape, int rank) {
-      return allgather_recursive_doubling_ordered(shape, rank, order(shape));
-    };
-  };
-  const auto rs_ordered = [](std::vector<int> (*order)(const CollectiveShape&)) {
-    return [order](const CollectiveShape& shape, int rank) {
-      return reduce_scatter_recursive_halving_ordered(shape, rank, order(shape));
-    };
-  };
-  const auto ar_ordered = [](std::vector<int> (*order)(const CollectiveShape&)) {
-    return [order](const CollectiveShape& shape, int rank) {
-      return allreduce_rabenseifner_ordered(shape, rank, order(shape));
-    };
-  };
-  const auto bcast_ordered = [](std::vector<int> (*order)(const CollectiveShape&)) {
-    return [order](const CollectiveShape& shape, int rank) {
-      return bcast_scatter_allgather_ordered(shape, rank, order(shape));
-    };
-  };
-  const auto reduce_ordered = [](std::vector<int> (*order)(const CollectiveShape&)) {
-    return [order](const CollectiveShape& shape, int rank) {
-      return reduce_rabenseifner_ordered(shape, rank, order(shape));
+  // A generator of recursive doubling in a stage order, with the order taken from the shape.
+  const auto in_order = [](Schedule (*generator)(const CollectiveShape&, int, std::span<const int>),
+                           std::vector<int> (*order)(const CollectiveShape&)) {
+    return [generator, order](const CollectiveShape& shape, int rank) {
+      return generator(shape, rank, order(shape));
     };
   };
   const auto ways = [](Schedule (*generator)(const CollectiveShape&, int, int), int w) {
     return [generator, w](const CollectiveShape& shape, int rank) { return generator(shape, rank, w); };
   };
   return {
-      entry(Coll::allgather, "distance_halving", ag_ordered(halving_order), one_segment, fits_distance_halving),
-      entry(Coll::allgather, "torus_order", ag_ordered(grid_order), one_segment, fits_torus_order),
+      entry(Coll::allgather, "distance_halving", in_order(allgather_recursive_doubling_ordered, halving_order),
+            one_segment, fits_distance_halving),
+      entry(Coll::allgather, "torus_order", in_order(allgather_recursive_doubling_ordered, grid_order),
+            one_segment, fits_torus_order),
       entry(Coll::allgather, "bucket", allgather_bucket, one_segment, fits_bucket),
       entry(Coll::allgather, "bucket_3way", ways(allgather_bucket_multiport, 3), three_segments, fits_bucket),
       entry(Coll::allgather, "bucket_6way", ways(allgather_bucket_multiport, 6), six_segments, fits_six_way_bucket),
-      entry(Coll::reduce_scatter, "distance_halving", rs_ordered(halving_order), one_segment, fits_distance_halving),
-      entry(Coll::reduce_scatter, "torus_order", rs_ordered(grid_order), one_segment, fits_torus_order),
+      entry(Coll::reduce_scatter, "distance_halving",
+            in_order(reduce_scatter_recursive_halving_ordered, halving_order), one_segment, fits_distance_halving),
+      entry(Coll::reduce_scatter, "torus_order", in_order(reduce_scatter_recursive_halving_ordered, grid_order),
+            one_segment, fits_torus_order),
       entry(Coll::reduce_scatter, "bucket", reduce_scatter_bucket, one_segment, fits_bucket),
       entry(Coll::reduce_scatter, "bucket_3way", ways(reduce_scatter_bucket_multiport, 3), three_segments,
             fits_bucket),
       entry(Coll::reduce_scatter, "bucket_6way", ways(reduce_scatter_bucket_multiport, 6), six_segments,
             fits_six_way_bucket),
-      entry(Coll::allreduce, "distance_halving", ar_ordered(halving_order), p_segments, fits_distance_halving),
-      entry(Coll::allreduce, "torus_order", ar_ordered(grid_order), p_segments, fits_torus_order),
+      entry(Coll::allreduce, "distance_halving", in_order(allreduce_rabenseifner_ordered, halving_order),
+            p_segments, fits_distance_halving),
+      entry(Coll::allreduce, "torus_order", in_order(allreduce_rabenseifner_ordered, grid_order),
+            p_segments, fits_torus_order),
       entry(Coll::allreduce, "bucket", allreduce_bucket, p_segments, fits_bucket),
       entry(Coll::allreduce, "bucket_3way", ways(allreduce_bucket_multiport, 3), three_p_segments, fits_bucket),
       entry(Coll::allreduce, "bucket_6way", ways(allreduce_bucket_multiport, 6), six_p_segments,
             fits_six_way_bucket),
-      entry(Coll::bcast, "distance_halving", bcast_ordered(halving_order), p_segments, fits_distance_halving),
-      entry(Coll::bcast, "torus_order", bcast_ordered(grid_order), p_segments, fits_torus_order),
-      entry(Coll::reduce, "distance_halving", reduce_ordered(halving_order), p_segments, fits_distance_halving),
-      entry(Coll::reduce, "torus_order", reduce_ordered(grid_order), p_segments, fits_torus_order),
+      entry(Coll::bcast, "distance_halving", in_order(bcast_scatter_allgather_ordered, halving_order),
+            p_segments, fits_distance_halving),
+      entry(Coll::bcast, "torus_order", in_order(bcast_scatter_allgather_ordered, grid_order),
+            p_segments, fits_torus_order),
+      entry(Coll::reduce, "distance_halving", in_order(reduce_rabenseifner_ordered, halving_order),
+            p_segments, fits_distance_halving),
+      entry(Coll::reduce, "torus_order", in_order(reduce_rabenseifner_ordered, grid_order),
+            p_segments, fits_torus_order),
   };
 }
 

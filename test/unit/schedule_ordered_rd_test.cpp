@@ -133,47 +133,41 @@ void expect_allreduce(int p, std::uint32_t s, const NamedOrder& named) {
   }
 }
 
-// Broadcast from a few roots, no swap: each scatter stage moves half the vector (lg P · S/2 blocks
-// in all), the allgather exchanges the parts as the allreduce's second half ((P-1)S blocks).
-void expect_bcast(int p, std::uint32_t s, const NamedOrder& named) {
+// Broadcast and reduce from a few roots, no swap: at most 2 lg P rounds. At equal parts the tree
+// phase (the broadcast's scatter, the reduce's gather) moves half the vector per stage, lg P · S/2
+// blocks in all, and the other phase (P-1)S, as the allreduce's halves; the broadcast's root sends
+// 2(1 - 1/P)S, the reduce combines (1 - 1/P)S along the critical path.
+void expect_rooted(Coll collective, OrderedGenerator generator, int p, std::uint32_t s, const NamedOrder& named) {
   for (int root = 0; root < p; root += std::max(1, p / 4)) {
-    CollectiveShape shape = shape_of(Coll::bcast, p, s);
+    CollectiveShape shape = shape_of(collective, p, s);
     shape.root = root;
-    const VerificationReport report =
-        verify(shape, [&](int rank) { return bcast_scatter_allgather_ordered(shape, rank, named.order); });
+    const VerificationReport report = verify(shape, [&](int rank) { return generator(shape, rank, named.order); });
     const std::string where =
         "P=" + std::to_string(p) + " S=" + std::to_string(s) + " root " + std::to_string(root) + " order " + named.name;
     ASSERT_TRUE(report.ok) << where << ": " << report.error;
+    const ScheduleMetrics& got = report.metrics;
     const auto pp = static_cast<std::uint64_t>(p);
-    EXPECT_LE(report.metrics.max_communication_rounds, static_cast<std::size_t>(2 * lg(p))) << where;
-    if (s % pp == 0 && s > 0) {  // equal parts: the closed forms
-      EXPECT_EQ(report.metrics.total_blocks_sent, (pp - 1) * s + static_cast<std::uint64_t>(lg(p)) * s / 2) << where;
-      EXPECT_EQ(report.metrics.max_blocks_sent, 2 * (pp - 1) * (s / pp)) << where;
-      EXPECT_EQ(report.metrics.critical_startups, static_cast<double>(2 * lg(p))) << where;
-      EXPECT_EQ(report.metrics.critical_blocks, static_cast<double>(2 * (pp - 1) * (s / pp))) << where;
+    EXPECT_LE(got.max_communication_rounds, static_cast<std::size_t>(2 * lg(p))) << where;
+    if (s % pp != 0 || s == 0) {
+      continue;
+    }
+    EXPECT_EQ(got.total_blocks_sent, (pp - 1) * s + static_cast<std::uint64_t>(lg(p)) * s / 2) << where;
+    EXPECT_EQ(got.critical_startups, static_cast<double>(2 * lg(p))) << where;
+    if (collective == Coll::bcast) {
+      EXPECT_EQ(got.max_blocks_sent, 2 * (pp - 1) * (s / pp)) << where;
+      EXPECT_EQ(got.critical_blocks, static_cast<double>(2 * (pp - 1) * (s / pp))) << where;
+    } else {
+      EXPECT_EQ(got.critical_reduced_blocks, static_cast<double>((pp - 1) * (s / pp))) << where;
     }
   }
 }
 
-// Reduce to a few roots, no swap: the reduce-scatter as the allreduce's first half, then each
-// gather stage moves half the vector towards the root (lg P · S/2 blocks in all).
-void expect_reduce(int p, std::uint32_t s, const NamedOrder& named) {
-  for (int root = 0; root < p; root += std::max(1, p / 4)) {
-    CollectiveShape shape = shape_of(Coll::reduce, p, s);
-    shape.root = root;
-    const VerificationReport report =
-        verify(shape, [&](int rank) { return reduce_rabenseifner_ordered(shape, rank, named.order); });
-    const std::string where =
-        "P=" + std::to_string(p) + " S=" + std::to_string(s) + " root " + std::to_string(root) + " order " + named.name;
-    ASSERT_TRUE(report.ok) << where << ": " << report.error;
-    const auto pp = static_cast<std::uint64_t>(p);
-    EXPECT_LE(report.metrics.max_communication_rounds, static_cast<std::size_t>(2 * lg(p))) << where;
-    if (s % pp == 0 && s > 0) {  // equal parts: the closed forms
-      EXPECT_EQ(report.metrics.total_blocks_sent, (pp - 1) * s + static_cast<std::uint64_t>(lg(p)) * s / 2) << where;
-      EXPECT_EQ(report.metrics.critical_startups, static_cast<double>(2 * lg(p))) << where;
-      EXPECT_EQ(report.metrics.critical_reduced_blocks, static_cast<double>((pp - 1) * (s / pp))) << where;
-    }
-  }
+void expect_bcast(int p, std::uint32_t s, const NamedOrder& order) {
+  expect_rooted(Coll::bcast, bcast_scatter_allgather_ordered, p, s, order);
+}
+
+void expect_reduce(int p, std::uint32_t s, const NamedOrder& order) {
+  expect_rooted(Coll::reduce, reduce_rabenseifner_ordered, p, s, order);
 }
 
 using Check = void (*)(int p, std::uint32_t s, const NamedOrder& order);
