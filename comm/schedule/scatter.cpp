@@ -49,6 +49,7 @@ Schedule scatter_binomial(const CollectiveShape& shape, int rank) {
         first = false;
       }
     }
+    schedule.fence_every_round();  // largest subtree first, one send at a time (as bcast.cpp's trees)
     return schedule;
   }
   const int parent = absolute(relative - tree.span);
@@ -72,6 +73,7 @@ Schedule scatter_binomial(const CollectiveShape& shape, int rank) {
       first = false;
     }
   }
+  schedule.fence_every_round();
   return schedule;
 }
 

@@ -12,4 +12,10 @@ std::size_t Schedule::message_count() const noexcept {
   return sends;
 }
 
+void Schedule::fence_every_round() noexcept {
+  for (Round& round : rounds) {
+    round.fence = true;
+  }
+}
+
 }  // namespace dash::comm::schedule

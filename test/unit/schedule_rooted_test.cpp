@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -369,6 +370,40 @@ TEST(ScatterSchedules, BinomialTakesCeilLgPStartupsAndPMinusOneBlocksPerSegment)
 TEST(GatherSchedules, BinomialTakesCeilLgPStartupsAndPMinusOneBlocksPerSegment) {
   sweep(Coll::gather, gather_binomial, binomial_gather, small_sizes);
   sweep(Coll::gather, gather_binomial, binomial_gather, large_sizes);
+}
+
+// A rank serving several children sends one message at a time, largest subtree first: a send
+// that follows another of its sends is in a fenced round, or the engine's window would post both at
+// once and they would share the rank's one link (bcast.cpp).
+TEST(RootedSchedules, TreesSendOneMessageAtATime) {
+  auto kary = [](const CollectiveShape& shape, int rank) { return bcast_kary_tree(shape, rank, 3); };
+  const std::vector<std::pair<Coll, Generator>> trees = {
+      {Coll::bcast, bcast_binomial},         {Coll::bcast, kary},
+      {Coll::bcast, bcast_pipelined_chain},  {Coll::bcast, bcast_pipelined_binary_tree},
+      {Coll::bcast, bcast_scatter_allgather}, {Coll::scatter, scatter_binomial}};
+  for (const auto& [collective, generator] : trees) {
+    for (const int p : {1, 2, 3, 5, 8, 13, 32, 100}) {
+      for (const int root : roots_of(collective, p)) {
+        CollectiveShape shape;
+        shape.collective = collective;
+        shape.size = p;
+        shape.root = root;
+        shape.segments = 3;
+        for (int rank = 0; rank < p; ++rank) {
+          const Schedule schedule = generator(shape, rank);
+          bool sent_before = false;
+          for (std::size_t r = 0; r < schedule.rounds.size(); ++r) {
+            const auto& actions = schedule.rounds[r].actions;
+            const bool sends = std::any_of(actions.begin(), actions.end(),
+                                           [](const Action& action) { return action.kind == ActionKind::send; });
+            EXPECT_TRUE(!sends || !sent_before || schedule.rounds[r].fence)
+                << schedule.algorithm << " p " << p << " root " << root << " rank " << rank << " round " << r;
+            sent_before = sent_before || sends;
+          }
+        }
+      }
+    }
+  }
 }
 
 // -------------------------------------------------------------------------------------- barrier

@@ -45,6 +45,8 @@ struct Schedule {
 
   // Appends a new, empty round and returns it.
   Round& add_round() { return rounds.emplace_back(); }
+  // Fences every round: the rank's actions run one round at a time, as the cost model prices them.
+  void fence_every_round() noexcept;
   std::size_t message_count() const noexcept;
 };
 
