@@ -55,6 +55,8 @@ struct Plan {
   // Per round: the latest fenced round at or before it (0 if none); its sends wait until
   // every round before that one finished.
   std::vector<std::uint32_t> fence_of_round;
+  // Per round: a later round is fenced, so that round's sends wait for this one's to complete.
+  std::vector<bool> awaited_by_fence;
   std::uint32_t output_blocks = 0;
 };
 
@@ -67,6 +69,10 @@ std::shared_ptr<const Plan> make_plan(schedule::Schedule source, std::uint32_t o
   plan->fence_of_round.assign(rounds.size(), 0);
   for (std::uint32_t r = 1; r < rounds.size(); ++r) {
     plan->fence_of_round[r] = rounds[r].fence ? r : plan->fence_of_round[r - 1];
+  }
+  plan->awaited_by_fence.assign(rounds.size(), false);
+  for (std::size_t r = rounds.size(); r-- > 1;) {
+    plan->awaited_by_fence[r - 1] = rounds[r].fence || plan->awaited_by_fence[r];
   }
   // Per (buffer, block): the last step that wrote it and the steps that read it since.
   std::unordered_map<std::uint64_t, std::uint32_t> last_writer;
@@ -408,8 +414,13 @@ struct Execution::Impl final : BackgroundWork {
       step.derived = memory.derived;
       const MessageCount count(derived ? 1 : memory.bytes, derived ? memory.derived : MPI_BYTE, "dash::comm engine");
       if (action.kind == ActionKind::send) {
-        check_mpi(MPI_Isend(memory.base, count.count(), count.type(), peer, tag, group->comm(), &request),
-                  "dash::comm engine: MPI_Isend");
+        if (plan->awaited_by_fence[plan->steps[id].round] && memory.bytes >= setup.synchronous_send_bytes) {
+          check_mpi(MPI_Issend(memory.base, count.count(), count.type(), peer, tag, group->comm(), &request),
+                    "dash::comm engine: MPI_Issend");
+        } else {
+          check_mpi(MPI_Isend(memory.base, count.count(), count.type(), peer, tag, group->comm(), &request),
+                    "dash::comm engine: MPI_Isend");
+        }
       } else {
         check_mpi(MPI_Irecv(memory.base, count.count(), count.type(), peer, tag, group->comm(), &request),
                   "dash::comm engine: MPI_Irecv");

@@ -14,6 +14,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <string_view>
@@ -123,6 +124,10 @@ struct ExecutionSetup {
   // Output blocks that hold their final value before anything runs (a broadcast root's data).
   bool output_ready_at_start = false;
   ExecutionWindow window;
+  // Sends of this many bytes and more that a later fenced round waits for travel in synchronous
+  // mode (MPI_Issend): a send the MPI library buffers (eager) completes while its data is still on
+  // the wire, and the fence would let the next send share the link with it.
+  std::size_t synchronous_send_bytes = std::numeric_limits<std::size_t>::max();
   // The cross-rank comparison of the call's arguments (builds with DASH_CROSS_RANK_CHECKS), or
   // null. The collective counts as complete only once it passed; a mismatch throws from progress.
   std::unique_ptr<PendingUniformCheck> argument_check;
