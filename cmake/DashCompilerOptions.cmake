@@ -1,4 +1,4 @@
-# Warning and sanitizer settings for everything this project compiles itself.
+# Warning, code-generation and sanitizer settings for everything this project compiles itself.
 # They never leak into the installed package: consumers choose their own flags.
 # -Wnull-dereference is left out: GCC 12 reports it at -O2 inside libstdc++ and CLI11 code that is
 # correct, which -Werror would turn into build failures. For the same reason -Wrestrict stays a
@@ -11,6 +11,18 @@ target_compile_options(dash_warnings INTERFACE
     -Wimplicit-fallthrough>
   $<$<AND:$<CXX_COMPILER_ID:GNU,Clang>,$<BOOL:${DASH_WARNINGS_AS_ERRORS}>>:-Werror>
   $<$<AND:$<CXX_COMPILER_ID:GNU>,$<VERSION_LESS:$<CXX_COMPILER_VERSION>,13>>:-Wno-error=restrict>)
+
+# Code generation of the library's own sources. x86-64 GCC tuned for generic CPUs clears objects
+# from 88 bytes with `rep stos`, whose start-up costs 25-30 ns on the development machine (Zen 4
+# under KVM) against 7 ns for vector stores of 144 bytes, and a collective clears two call records
+# on every call (P = 2, 8-byte broadcast: 117 -> 102 ns, Open MPI's 99 ns). Vector stores up to 256
+# bytes, the C library's memset above.
+add_library(dash_codegen INTERFACE)
+include(CheckCXXCompilerFlag)
+check_cxx_compiler_flag("-mmemset-strategy=vector_loop:256:noalign,libcall:-1:noalign" DASH_HAVE_MEMSET_STRATEGY)
+if(DASH_HAVE_MEMSET_STRATEGY)
+  target_compile_options(dash_codegen INTERFACE -mmemset-strategy=vector_loop:256:noalign,libcall:-1:noalign)
+endif()
 
 if(DASH_SANITIZE)
   string(REPLACE "," ";" _dash_sanitizers "${DASH_SANITIZE}")

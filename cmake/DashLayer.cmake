@@ -10,7 +10,7 @@ function(dash_add_layer name)
   if(ARG_SOURCES)
     add_library(${target} ${ARG_SOURCES})
     set(scope PUBLIC)
-    target_link_libraries(${target} PRIVATE $<BUILD_INTERFACE:dash_warnings>)
+    target_link_libraries(${target} PRIVATE $<BUILD_INTERFACE:dash_warnings> $<BUILD_INTERFACE:dash_codegen>)
     set_target_properties(${target} PROPERTIES
       OUTPUT_NAME dash_${name}
       VERSION ${PROJECT_VERSION}

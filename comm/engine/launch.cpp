@@ -1197,6 +1197,15 @@ bool ran_alone(const CollectiveCall& call, const Options& options) {
 
 }  // namespace
 
+CollectiveCall make_call(std::string_view function, Coll collective, int root, bool commutative) {
+  CollectiveCall call;
+  call.function = function;
+  call.collective = collective;
+  call.root = root;
+  call.commutative = commutative;
+  return call;
+}
+
 Launched launch(const CollectiveCall& call, const Group& group, const Options& options) {
   const Prepared prepared = prepare(call, group, options);
   if (!prepared.in_arena) {

@@ -38,14 +38,10 @@ struct CollectiveCall {
   int tag = 0;
 };
 
-inline CollectiveCall make_call(std::string_view function, Coll collective, int root = 0, bool commutative = true) {
-  CollectiveCall call;
-  call.function = function;
-  call.collective = collective;
-  call.root = root;
-  call.commutative = commutative;
-  return call;
-}
+// Not inline: the caller's compiler, tuned for generic x86-64, would clear the record with
+// `rep stos`, whose start-up costs 25-30 ns on Zen 4 under KVM; the library's own flags clear it
+// with vector stores (cmake/DashCompilerOptions.cmake).
+CollectiveCall make_call(std::string_view function, Coll collective, int root = 0, bool commutative = true);
 
 struct Launched {
   Execution execution;
