@@ -2,15 +2,15 @@
 // simulated machine (SimGrid's SMPI; sim/README.md, docs/benchmarks.md "SMPI at scale"). sim/run starts it
 // under smpirun, once per platform, operation and set of sizes, and merges what it writes (sim/report.py).
 //
-//   dash-sim-coll --op allgather|reduce_scatter|allreduce|bcast --sizes 8,32768 [--dash selected,ring|all]
+//   dash-sim-coll --op allgather|reduce_scatter|allreduce|bcast|reduce --sizes 8,32768 [--dash selected,ring|all]
 //                 [--skip pairwise,...] [--smpi ring,rdb,...] [--reps N] [--warmup N] [--fold-bytes N]
 //                 [--platform NAME] --json FILE
 //
-// Sizes are bytes per contribution, as in dash-bench's coll suite: per rank for allreduce and bcast, per block
-// for allgather and reduce_scatter. --dash names our contenders: `selected` is the library's own choice, other
+// Sizes are bytes per contribution, as in dash-bench's coll suite: per rank for allreduce, bcast and reduce, per
+// block for allgather and reduce_scatter. --dash names our contenders: `selected` is the library's own choice, other
 // names force an algorithm (`all`: every algorithm the call can use, less those --skip names). --smpi names SMPI's own algorithms of the
 // operation (those of smpirun's --cfg=smpi/<op>:NAME), each timed through the MPI call (MPI_Allgather,
-// MPI_Reduce_scatter, MPI_Allreduce, MPI_Bcast). Times are simulated seconds of the slowest rank, per call.
+// MPI_Reduce_scatter, MPI_Allreduce, MPI_Bcast, MPI_Reduce). Times are simulated seconds of the slowest rank, per call.
 //
 // Next to each of our times, rank 0 writes the congestion-aware cost model's prediction (network_cost.hpp) for
 // the same schedules on the network of DASH_TOPOLOGY, in seconds with DASH_COST_MODEL's alpha (per start-up)
@@ -45,6 +45,7 @@
 #include <dash/comm/network.hpp>
 #include <dash/comm/network_cost.hpp>
 #include <dash/comm/ops.hpp>
+#include <dash/comm/reduce.hpp>
 #include <dash/comm/reduce_scatter_block.hpp>
 
 #include "smpi_support.hpp"
@@ -57,6 +58,7 @@ void set_allgather(const std::string& name);
 void set_reduce_scatter(const std::string& name);
 void set_allreduce(const std::string& name);
 void set_bcast(const std::string& name);
+void set_reduce(const std::string& name);
 }  // namespace simgrid::smpi::colls
 
 namespace {
@@ -65,7 +67,7 @@ constexpr std::string_view tool = "dash-sim-coll";
 
 using dash::comm::Coll;
 
-enum class Operation { allgather, reduce_scatter, allreduce, bcast };
+enum class Operation { allgather, reduce_scatter, allreduce, bcast, reduce };
 
 struct OperationInfo {
   Operation operation;
@@ -79,6 +81,7 @@ const OperationInfo operations[] = {
     {Operation::reduce_scatter, "reduce_scatter", Coll::reduce_scatter, simgrid::smpi::colls::set_reduce_scatter},
     {Operation::allreduce, "allreduce", Coll::allreduce, simgrid::smpi::colls::set_allreduce},
     {Operation::bcast, "bcast", Coll::bcast, simgrid::smpi::colls::set_bcast},
+    {Operation::reduce, "reduce", Coll::reduce, simgrid::smpi::colls::set_reduce},
 };
 
 struct Arguments {
@@ -112,7 +115,7 @@ Arguments parse_arguments(int argc, char** argv) {
         }
       }
       if (arguments.info == nullptr) {
-        throw dash::InvalidArgument("dash-sim-coll: --op must be allgather, reduce_scatter, allreduce or bcast, not '" +
+        throw dash::InvalidArgument("dash-sim-coll: --op must be allgather, reduce_scatter, allreduce, bcast or reduce, not '" +
                                     value + "'");
       }
     } else if (option == "--sizes") {
@@ -192,6 +195,9 @@ public:
       case Operation::bcast:
         dash::comm::bcast(out_, 0, world, options);
         break;
+      case Operation::reduce:
+        dash::comm::reduce(in_, out_, dash::plus{}, 0, world, options);
+        break;
     }
   }
 
@@ -212,10 +218,16 @@ public:
       case Operation::bcast:
         MPI_Bcast(out_.data(), n, MPI_DOUBLE, 0, comm);
         break;
+      case Operation::reduce:
+        MPI_Reduce(in_.data(), out_.data(), n, MPI_DOUBLE, MPI_SUM, 0, comm);
+        break;
     }
   }
 
   bool verify() const {
+    if (info_.operation == Operation::reduce && rank_ != 0) {
+      return true;  // the output is the root's only (MPI's algorithms may use the others' as scratch)
+    }
     const auto p = static_cast<double>(size_);
     const double rank_sum = p * (p + 1) / 2;
     for (std::size_t i = 0; i < out_.size(); ++i) {
@@ -228,6 +240,7 @@ public:
           expected = rank_sum + p * static_cast<double>((static_cast<std::size_t>(rank_) * n_ + i) % 7) * 0.5;
           break;
         case Operation::allreduce:
+        case Operation::reduce:
           expected = rank_sum + p * static_cast<double>(i % 7) * 0.5;
           break;
         case Operation::bcast:
