@@ -365,6 +365,27 @@ CostTerms reduce_binomial_terms(const CostShape& shape) {
   return {g.ceil_lg, g.ceil_lg * s, g.ceil_lg * s, s};
 }
 
+// d = ⌈log_k p⌉ levels; the critical path combines, per level, the children of a node of the
+// widest piece: k - 1 below the top, ⌈p / k^(d-1)⌉ - 1 at the top.
+CostTerms reduce_knomial_terms(const CostShape& shape, int k) {
+  const double s = segments(shape);
+  std::int64_t width = 1;
+  double levels = 0;
+  while (width * k < shape.size) {
+    width *= k;
+    ++levels;
+  }
+  if (shape.size <= 1) {
+    return {0, 0, 0, s};
+  }
+  const double top = static_cast<double>((shape.size + width - 1) / width) - 1;
+  const double combined = top + levels * (k - 1);
+  return {levels + 1, (levels + 1) * s, combined * s, s};
+}
+
+CostTerms reduce_knomial_4_terms(const CostShape& shape) { return reduce_knomial_terms(shape, 4); }
+CostTerms reduce_knomial_8_terms(const CostShape& shape) { return reduce_knomial_terms(shape, 8); }
+
 CostTerms reduce_rabenseifner_terms(const CostShape& shape) {
   const Group g(shape.size);
   const double n = whole_parts(shape, p2_parts(shape.size));
@@ -522,6 +543,8 @@ const AlgorithmCost bcast_pipelined_chain_cost{bcast_pipelined_chain_terms, neve
 const AlgorithmCost bcast_pipelined_binary_tree_cost{bcast_pipelined_binary_tree_terms, never, one_part};
 const AlgorithmCost bcast_kary_tree_cost{bcast_kary_tree_terms, never, one_part};
 const AlgorithmCost reduce_binomial_cost{reduce_binomial_terms, from_three_ranks, one_part};
+const AlgorithmCost reduce_knomial_4_cost{reduce_knomial_4_terms, from_three_ranks, one_part};
+const AlgorithmCost reduce_knomial_8_cost{reduce_knomial_8_terms, from_three_ranks, one_part};
 const AlgorithmCost reduce_rabenseifner_cost{reduce_rabenseifner_terms, from_two_ranks, p2_parts};
 const AlgorithmCost gather_binomial_cost{rooted_binomial_terms, from_four_ranks, one_part};
 const AlgorithmCost gather_linear_cost{rooted_linear_terms, never, one_part};

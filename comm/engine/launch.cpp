@@ -332,6 +332,9 @@ std::vector<Algorithm> build_registry() {
   using namespace schedule;
   namespace costs = comm::detail;
   auto kary = [](const CollectiveShape& shape, int rank) { return bcast_kary_tree(shape, rank, 4); };
+  auto knomial = [](int k) {
+    return [k](const CollectiveShape& shape, int rank) { return reduce_knomial(shape, rank, k); };
+  };
   std::vector<Algorithm> table{
       {Coll::allreduce, "recursive_doubling", allreduce_recursive_doubling, one_segment,
        costs::allreduce_recursive_doubling_cost, fits_always},
@@ -386,6 +389,8 @@ std::vector<Algorithm> build_registry() {
       {Coll::bcast, "shared_memory", {}, arena_segments<Coll::bcast>, costs::bcast_shared_memory_cost,
        fits_arena<Coll::bcast>, false, false, true},
       {Coll::reduce, "binomial", reduce_binomial, one_segment, costs::reduce_binomial_cost, fits_always},
+      {Coll::reduce, "knomial_4", knomial(4), one_segment, costs::reduce_knomial_4_cost, fits_always},
+      {Coll::reduce, "knomial_8", knomial(8), one_segment, costs::reduce_knomial_8_cost, fits_always},
       {Coll::reduce, "rabenseifner", reduce_rabenseifner, p2_segments, costs::reduce_rabenseifner_cost, fits_always},
       {Coll::gather, "binomial", gather_binomial, one_segment, costs::gather_binomial_cost, fits_always},
       {Coll::gather, "linear", gather_linear, one_segment, costs::gather_linear_cost, fits_always},

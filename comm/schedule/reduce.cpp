@@ -1,8 +1,10 @@
 #include <algorithm>
 #include <cstdint>
+#include <string>
 #include <utility>
 #include <vector>
 
+#include <dash/comm/exception.hpp>
 #include <dash/comm/schedule/rank_math.hpp>
 #include <dash/comm/schedule/reduce.hpp>
 #include <dash/comm/schedule/reduce_scatter.hpp>
@@ -59,6 +61,92 @@ Schedule reduce_binomial(const CollectiveShape& shape, int rank) {
   add_copy(schedule.add_round(), Buffer::input, all, work, all);
   for (auto child = children.rbegin(); child != children.rend(); ++child) {
     add_receive_reduce(schedule.add_round(), child->rank, work, all, child->side);
+  }
+  if (parent >= 0) {
+    add_send(schedule.add_round(), parent, work, all);
+  }
+  return without_empty_rounds(std::move(schedule));
+}
+
+Schedule reduce_knomial(const CollectiveShape& shape, int rank, int k) {
+  if (k < 2) {
+    throw invalid_argument("dash::comm::schedule::reduce_knomial", "k", k, "a tree arity >= 2");
+  }
+  Schedule schedule;
+  schedule.algorithm = std::to_string(k) + "-nomial";
+  struct Child {
+    int rank;
+    Operand side;
+  };
+  // Walk down from [0, p) as reduce_binomial does, a level's pieces k^(d-1) ranks wide; at each
+  // level the root's rank gets the other pieces' ranks as children, in the order it combines them.
+  std::vector<std::vector<Child>> levels;  // outermost first
+  int parent = -1;
+  int lo = 0;
+  int hi = shape.size;
+  int root = shape.root;
+  while (hi - lo > 1) {
+    std::int64_t width = 1;
+    while (width * k < hi - lo) {
+      width *= k;
+    }
+    const auto w = static_cast<int>(width);
+    const int pieces = (hi - lo + w - 1) / w;
+    const int root_piece = (root - lo) / w;
+    const int piece = (rank - lo) / w;
+    auto piece_root = [&](int q) { return q < root_piece ? lo + (q + 1) * w - 1 : lo + q * w; };
+    if (piece == root_piece && rank == root) {
+      std::vector<Child>& children = levels.emplace_back();
+      for (int q = root_piece + 1; q < pieces; ++q) {
+        children.push_back({piece_root(q), Operand::incoming_right});
+      }
+      for (int q = root_piece - 1; q >= 0; --q) {
+        children.push_back({piece_root(q), Operand::incoming_left});
+      }
+    } else if (piece != root_piece) {
+      if (rank == piece_root(piece)) {
+        parent = root;
+      }
+      root = piece_root(piece);
+    }
+    lo += piece * w;
+    hi = std::min(lo + w, hi);
+  }
+
+  const BlockSet all = BlockSet::range(0, shape.segments);
+  if (levels.empty()) {
+    if (parent < 0) {
+      add_copy(schedule.add_round(), Buffer::input, all, Buffer::output, all);
+    } else {
+      add_send(schedule.add_round(), parent, Buffer::input, all);
+    }
+    return without_empty_rounds(std::move(schedule));
+  }
+  // The work vector, then one scratch region per child of a level but its first, which combines
+  // on arrival.
+  const Buffer work = rank == shape.root ? Buffer::output : Buffer::scratch;
+  const std::uint32_t first_region = work == Buffer::scratch ? shape.segments : 0;
+  auto region = [&](std::size_t i) {
+    return BlockSet::range(first_region + static_cast<std::uint32_t>(i - 1) * shape.segments, shape.segments);
+  };
+  std::size_t most_children = 0;
+  for (const std::vector<Child>& children : levels) {
+    most_children = std::max(most_children, children.size());
+  }
+  schedule.scratch_blocks = first_region + static_cast<std::uint32_t>(most_children - 1) * shape.segments;
+  add_copy(schedule.add_round(), Buffer::input, all, work, all);
+  for (auto level = levels.rbegin(); level != levels.rend(); ++level) {
+    Round& arrivals = schedule.add_round();
+    add_receive_reduce(arrivals, level->front().rank, work, all, level->front().side);
+    for (std::size_t i = 1; i < level->size(); ++i) {
+      add_receive(arrivals, (*level)[i].rank, Buffer::scratch, region(i));
+    }
+    for (std::size_t i = 1; i < level->size(); ++i) {
+      if (!all.empty()) {
+        schedule.add_round().actions.push_back(
+            Action::reduce(Buffer::scratch, region(i), work, all, (*level)[i].side));
+      }
+    }
   }
   if (parent >= 0) {
     add_send(schedule.add_round(), parent, work, all);

@@ -11,6 +11,7 @@
 
 #include <gtest/gtest.h>
 
+#include <dash/comm/exception.hpp>
 #include <dash/comm/schedule/allreduce.hpp>
 #include <dash/comm/schedule/rank_math.hpp>
 #include <dash/comm/schedule/reduce.hpp>
@@ -604,6 +605,75 @@ TEST(ScheduleReduce, BinomialKeepsRankOrderForEveryRoot) {
       }
     }
   }
+}
+
+// d = ⌈log_k p⌉ levels, one message per non-root rank; the critical path combines k - 1 children
+// per level below the top and ⌈p / k^(d-1)⌉ - 1 at the top.
+Expected knomial_reduce_costs(int size, int k, double s) {
+  int levels = 0;
+  std::int64_t width = 1;  // k^(d-1)
+  while (width * k < size) {
+    width *= k;
+    ++levels;
+  }
+  const double depth = size > 1 ? levels + 1 : 0;
+  const double combined = size > 1 ? static_cast<double>((size + width - 1) / width - 1 + levels * (k - 1)) : 0;
+  const bool any = s > 0 && size > 1;
+  Expected want;
+  want.rounds = static_cast<std::size_t>(any ? depth : 0);
+  want.messages = any ? 1u : 0u;
+  want.total_messages = static_cast<std::size_t>(any ? size - 1 : 0);
+  want.total_blocks = (size - 1) * s;
+  want.startups = any ? depth : 0;
+  want.critical_blocks = depth * s;
+  want.reduced = combined * s;
+  return want;
+}
+
+TEST(ScheduleReduce, KnomialKeepsRankOrderForEveryRoot) {
+  for (const int k : {2, 3, 4, 8}) {
+    const auto knomial = [k](const CollectiveShape& shape, int rank) { return reduce_knomial(shape, rank, k); };
+    for (int p = 1; p <= 200; ++p) {
+      for (const int root : every_root_up_to_40(p)) {
+        for (const std::uint32_t s : small_segments) {
+          for (const bool commutative : commutativity_for(p)) {
+            const CollectiveShape shape = shape_of(Coll::reduce, p, s, commutative, root);
+            SCOPED_TRACE("k=" + std::to_string(k));
+            const VerificationReport report = verify(shape, [&](int rank) { return knomial(shape, rank); });
+            ASSERT_TRUE(report.ok) << where(shape) << ": " << report.error;
+            expect_metrics(shape, report, knomial_reduce_costs(p, k, s));
+          }
+        }
+      }
+    }
+  }
+}
+
+// The point of the k-nomial tree: a node takes all children of a level in one round, where the
+// binomial tree takes one per round. 4^3 ranks: the root receives 3 messages in each of 3 rounds.
+TEST(ScheduleReduce, KnomialTakesALevelsChildrenInOneRound) {
+  for (const int root : {0, 21, 63}) {
+    const CollectiveShape shape = shape_of(Coll::reduce, 64, 2, false, root);
+    const Schedule schedule = reduce_knomial(shape, root, 4);
+    std::vector<std::size_t> receives_per_round;
+    for (const Round& round : schedule.rounds) {
+      std::size_t receives = 0;
+      for (const Action& action : round.actions) {
+        receives += action.kind == ActionKind::receive || action.kind == ActionKind::receive_reduce ? 1 : 0;
+      }
+      if (receives > 0) {
+        receives_per_round.push_back(receives);
+      }
+    }
+    EXPECT_EQ(receives_per_round, (std::vector<std::size_t>{3, 3, 3})) << "root " << root;
+    EXPECT_EQ(schedule.scratch_blocks, 2u * 2u) << "root " << root;  // two children wait per level
+  }
+}
+
+TEST(ScheduleReduce, KnomialRejectsAnArityBelowTwo) {
+  const CollectiveShape shape = shape_of(Coll::reduce, 4, 1, true);
+  EXPECT_THROW(reduce_knomial(shape, 0, 1), dash::InvalidArgument);
+  EXPECT_THROW(reduce_knomial(shape, 0, 0), dash::InvalidArgument);
 }
 
 // Seed 001 §2.3 reduce totals with f_α = f_β = 1, S a multiple of 2p'. p = p':

@@ -65,6 +65,8 @@ extern const AlgorithmCost bcast_pipelined_chain_cost;
 extern const AlgorithmCost bcast_pipelined_binary_tree_cost;
 extern const AlgorithmCost bcast_kary_tree_cost;  // k = 4, as registered
 extern const AlgorithmCost reduce_binomial_cost;
+extern const AlgorithmCost reduce_knomial_4_cost;  // k = 4 and 8, as registered
+extern const AlgorithmCost reduce_knomial_8_cost;
 extern const AlgorithmCost reduce_rabenseifner_cost;
 extern const AlgorithmCost gather_binomial_cost;
 extern const AlgorithmCost gather_linear_cost;
