@@ -14,8 +14,9 @@
 //
 // Next to each of our times, rank 0 writes the congestion-aware cost model's prediction (network_cost.hpp) for
 // the same schedules on the network of DASH_TOPOLOGY, in seconds with DASH_COST_MODEL's alpha (per start-up)
-// and beta (per byte on a link); multi-port buckets use all links of a node, the six-way one at 93% (seed 000
-// §2.11). Tori are priced with GridRouting::deterministic, since SimGrid routes them on fixed paths (half a ring
+// and beta (per byte on a link); on a torus every node drives all its links at once, as in the library's
+// selection and in SimGrid's torus (a k-nomial node takes its children over several links), the six-way
+// bucket at 93% (seed 000 §2.11). Tori are priced with GridRouting::deterministic, since SimGrid routes them on fixed paths (half a ring
 // one way, no adaptive routing of permutations).
 
 #include <algorithm>
@@ -289,10 +290,8 @@ nlohmann::json predict(const OperationInfo& info, const std::string& name, std::
   }
   dash::comm::NetworkCostOptions options;
   options.grid_routing = dash::comm::GridRouting::deterministic;  // SimGrid's torus paths are fixed
-  if (name.ends_with("_3way") || name.ends_with("_6way")) {
-    options.multi_port = true;
-    options.multi_port_efficiency = name.ends_with("_6way") ? 0.93 : 1.0;
-  }
+  options.multi_port = config.network.kind == dash::comm::NetworkKind::grid;
+  options.multi_port_efficiency = name.ends_with("_6way") ? 0.93 : 1.0;
   const dash::comm::NetworkCostTerms terms = dash::comm::network_cost(
       shape, [&](int rank) { return generate(shape, rank); }, config.network, options);
   const std::size_t block_bytes = (elements + segments - 1) / segments * sizeof(double);
