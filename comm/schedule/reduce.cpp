@@ -13,6 +13,20 @@ namespace dash::comm::schedule {
 
 using namespace detail;
 
+namespace {
+
+// A tree rank without children sends its input to its parent or, alone, copies it to the output.
+Schedule leaf(Schedule schedule, int parent, BlockSet all) {
+  if (parent < 0) {
+    add_copy(schedule.add_round(), Buffer::input, all, Buffer::output, all);
+  } else {
+    add_send(schedule.add_round(), parent, Buffer::input, all);
+  }
+  return without_empty_rounds(std::move(schedule));
+}
+
+}  // namespace
+
 Schedule reduce_binomial(const CollectiveShape& shape, int rank) {
   Schedule schedule;
   schedule.algorithm = "binomial";
@@ -48,12 +62,7 @@ Schedule reduce_binomial(const CollectiveShape& shape, int rank) {
   const BlockSet all = BlockSet::range(0, shape.segments);
   const Buffer work = rank == shape.root ? Buffer::output : Buffer::scratch;
   if (children.empty()) {
-    if (parent < 0) {
-      add_copy(schedule.add_round(), Buffer::input, all, Buffer::output, all);
-    } else {
-      add_send(schedule.add_round(), parent, Buffer::input, all);
-    }
-    return without_empty_rounds(std::move(schedule));
+    return leaf(std::move(schedule), parent, all);
   }
   if (work == Buffer::scratch) {
     schedule.scratch_blocks = shape.segments;
@@ -115,12 +124,7 @@ Schedule reduce_knomial(const CollectiveShape& shape, int rank, int k) {
 
   const BlockSet all = BlockSet::range(0, shape.segments);
   if (levels.empty()) {
-    if (parent < 0) {
-      add_copy(schedule.add_round(), Buffer::input, all, Buffer::output, all);
-    } else {
-      add_send(schedule.add_round(), parent, Buffer::input, all);
-    }
-    return without_empty_rounds(std::move(schedule));
+    return leaf(std::move(schedule), parent, all);
   }
   // The work vector, then one scratch region per child of a level but its first, which combines
   // on arrival.
