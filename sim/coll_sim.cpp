@@ -16,8 +16,8 @@
 // the same schedules on the network of DASH_TOPOLOGY, in seconds with DASH_COST_MODEL's alpha (per start-up)
 // and beta (per byte on a link); on a torus every node drives all its links at once, as in the library's
 // selection and in SimGrid's torus (a k-nomial node takes its children over several links), the six-way
-// bucket at 93% (seed 000 §2.11). Tori are priced with GridRouting::deterministic, since SimGrid routes them on fixed paths (half a ring
-// one way, no adaptive routing of permutations).
+// bucket at 93% (seed 000 §2.11). Tori are priced with GridRouting::deterministic, since SimGrid routes them
+// on fixed paths (half a ring one way, no adaptive routing of permutations).
 
 #include <algorithm>
 #include <chrono>
