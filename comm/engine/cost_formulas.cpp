@@ -369,14 +369,14 @@ CostTerms reduce_binomial_terms(const CostShape& shape) {
 // widest piece: k - 1 below the top, ⌈p / k^(d-1)⌉ - 1 at the top.
 CostTerms reduce_knomial_terms(const CostShape& shape, int k) {
   const double s = segments(shape);
-  std::int64_t width = 1;
-  double levels = 0;
+  if (shape.size <= 1) {
+    return {0, 0, 0, s};
+  }
+  std::int64_t width = 1;  // k^(d-1)
+  double levels = 0;       // d - 1
   while (width * k < shape.size) {
     width *= k;
     ++levels;
-  }
-  if (shape.size <= 1) {
-    return {0, 0, 0, s};
   }
   const double top = static_cast<double>((shape.size + width - 1) / width) - 1;
   const double combined = top + levels * (k - 1);
