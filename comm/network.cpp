@@ -12,7 +12,10 @@ namespace {
 
 constexpr std::string_view accepted =
     "'flat', 'torus:AxBx...', 'mesh:AxBx...', 'grid:AxB...,wrap=01...' (positive extents, product at most "
-    "2^31 - 1) or 'clos:T=<nodes per leaf>,mu=<bisection ratio in (0, 1]>'";
+    "2^31 - 1; any grid may end in ',routing=adaptive' or ',routing=deterministic') or "
+    "'clos:T=<nodes per leaf>,mu=<bisection ratio in (0, 1]>'";
+
+constexpr std::string_view routing_field = ",routing=";
 
 [[noreturn]] void refuse(std::string_view source, std::string_view text) {
   throw invalid_argument(std::string(source), "network descriptor", text, accepted);
@@ -44,6 +47,23 @@ std::vector<int> parse_extents(std::string_view list, std::string_view source, s
   }
 }
 
+// Removes a trailing ",routing=..." from a grid's fields and returns the routing it names.
+GridRouting take_routing(std::string_view& fields, std::string_view source, std::string_view text) {
+  const auto field = fields.find(routing_field);
+  if (field == std::string_view::npos) {
+    return GridRouting::adaptive;
+  }
+  const std::string_view name = fields.substr(field + routing_field.size());
+  fields = fields.substr(0, field);
+  if (name == "adaptive") {
+    return GridRouting::adaptive;
+  }
+  if (name == "deterministic") {
+    return GridRouting::deterministic;
+  }
+  refuse(source, text);
+}
+
 }  // namespace
 
 int Network::grid_nodes() const noexcept {
@@ -68,6 +88,9 @@ Network parse_network(std::string_view text, std::string_view source) {
   }
   const std::string_view kind = text.substr(0, colon);
   std::string_view rest = text.substr(colon + 1);
+  if (kind == "torus" || kind == "mesh" || kind == "grid") {
+    network.routing = take_routing(rest, source, text);
+  }
   if (kind == "torus" || kind == "mesh") {
     network.kind = NetworkKind::grid;
     network.dims = parse_extents(rest, source, text);
@@ -144,6 +167,9 @@ std::string to_string(const Network& network) {
     for (const bool wraps : network.wrap) {
       out << (wraps ? '1' : '0');
     }
+  }
+  if (network.routing == GridRouting::deterministic) {
+    out << routing_field << "deterministic";
   }
   return out.str();
 }

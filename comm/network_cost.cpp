@@ -28,10 +28,10 @@ struct Message {
 // message costs O(dimensions) and one prefix sum per line settles every link's load.
 class GridLinks {
 public:
-  GridLinks(const Network& network, GridRouting routing)
+  explicit GridLinks(const Network& network)
       : dims_(network.dims),
         wrap_(network.wrap),
-        routing_(routing),
+        routing_(network.routing),
         strides_(dims_.size(), 1),
         nodes_(network.grid_nodes()) {
     for (std::size_t k = dims_.size(); k-- > 1;) {
@@ -172,8 +172,8 @@ void check(const CollectiveShape& shape, const Network& network, const NetworkCo
     throw invalid_argument(function, "options.multi_port_efficiency", options.multi_port_efficiency,
                            "a fraction in (0, 1]");
   }
-  if (options.grid_routing != GridRouting::adaptive && options.grid_routing != GridRouting::deterministic) {
-    throw invalid_argument(function, "options.grid_routing", static_cast<int>(options.grid_routing),
+  if (network.routing != GridRouting::adaptive && network.routing != GridRouting::deterministic) {
+    throw invalid_argument(function, "network.routing", static_cast<int>(network.routing),
                            "GridRouting::adaptive or GridRouting::deterministic");
   }
 }
@@ -185,7 +185,7 @@ public:
       : network_(network), options_(options), sent_(static_cast<std::size_t>(nodes)), received_(sent_.size()),
         sends_(sent_.size()), receives_(sent_.size()) {
     if (network.kind == NetworkKind::grid) {
-      links_.emplace(network, options.grid_routing);
+      links_.emplace(network);
     } else if (network.kind == NetworkKind::clos) {
       const int leaves = (nodes + network.nodes_per_leaf - 1) / network.nodes_per_leaf;
       leaving_.assign(static_cast<std::size_t>(leaves), 0.0);
@@ -226,7 +226,7 @@ public:
     if (links_) {
       const double links = links_->take_max_load();
       const double routed = options_.multi_port ? links : std::max(links, busiest_node);
-      const bool adaptive = options_.grid_routing == GridRouting::adaptive;
+      const bool adaptive = network_.routing == GridRouting::adaptive;
       load = permutation && adaptive ? std::min(routed, links_->bisection_bound(largest)) : routed;
     } else if (network_.kind == NetworkKind::clos) {
       const double uplinks = network_.bisection * network_.nodes_per_leaf;

@@ -175,8 +175,9 @@ TopologyView Topology::view(std::span<const int> group) const {
     box *= used[d].size();
     intervals = intervals && *used[d].rbegin() - *used[d].begin() + 1 == static_cast<int>(used[d].size());
   }
+  view.network.kind = NetworkKind::grid;
+  view.network.routing = network_.routing;
   if (intervals && box == view.nodes.size()) {
-    view.network.kind = NetworkKind::grid;
     for (std::size_t d = 0; d < dims; ++d) {
       const int extent = static_cast<int>(used[d].size());
       if (extent > 1) {
@@ -189,7 +190,6 @@ TopologyView Topology::view(std::span<const int> group) const {
   std::sort(view.nodes.begin(), view.nodes.end(), [&](int a, int b) {
     return path_position(node_coordinates(a), network_.dims) < path_position(node_coordinates(b), network_.dims);
   });
-  view.network.kind = NetworkKind::grid;
   view.network.dims = {static_cast<int>(view.nodes.size())};
   view.network.wrap = {false};
   view.path_order = true;

@@ -16,8 +16,9 @@
 // the same schedules on the network of DASH_TOPOLOGY, in seconds with DASH_COST_MODEL's alpha (per start-up)
 // and beta (per byte on a link); on a torus every node drives all its links at once, as in the library's
 // selection and in SimGrid's torus (a k-nomial node takes its children over several links), the six-way
-// bucket at 93% (seed 000 §2.11). Tori are priced with GridRouting::deterministic, since SimGrid routes them
-// on fixed paths (half a ring one way, no adaptive routing of permutations).
+// bucket at 93% (seed 000 §2.11). sim/run describes SimGrid's torus with ",routing=deterministic": it routes
+// on fixed paths (half a ring one way, no adaptive routing of permutations), and the library's own selection
+// prices it so as well.
 
 #include <algorithm>
 #include <chrono>
@@ -289,7 +290,6 @@ nlohmann::json predict(const OperationInfo& info, const std::string& name, std::
     return nullptr;
   }
   dash::comm::NetworkCostOptions options;
-  options.grid_routing = dash::comm::GridRouting::deterministic;  // SimGrid's torus paths are fixed
   options.multi_port = config.network.kind == dash::comm::NetworkKind::grid;
   options.multi_port_efficiency = name.ends_with("_6way") ? 0.93 : 1.0;
   const dash::comm::NetworkCostTerms terms = dash::comm::network_cost(

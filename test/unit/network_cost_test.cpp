@@ -188,29 +188,30 @@ TEST(NetworkCost, ChargesPermutationsAtMostTheBisectionTime) {
 }
 
 TEST(NetworkCost, DeterministicRoutingSendsHalfRingsOneWay) {
-  const NetworkCostOptions fixed{.multi_port = true, .grid_routing = GridRouting::deterministic};
+  const Network ring = parse_network("torus:8,routing=deterministic");
+  const NetworkCostOptions multi_port{.multi_port = true};
   // A whole block on one way's links: up from 0, and down from the middle coordinate 4 (SimGrid's
   // rule), so both messages of the pair 0 <-> 4 leave on different links.
-  EXPECT_EQ(cost_of_stage(8, {{0, 4, 1}}, parse_network("torus:8"), fixed).link_blocks, 1);
-  EXPECT_EQ(cost_of_stage(8, {{0, 4, 1}, {4, 0, 1}}, parse_network("torus:8"), fixed).link_blocks, 1);
+  EXPECT_EQ(cost_of_stage(8, {{0, 4, 1}}, ring, multi_port).link_blocks, 1);
+  EXPECT_EQ(cost_of_stage(8, {{0, 4, 1}, {4, 0, 1}}, ring, multi_port).link_blocks, 1);
   // From 1 and from 5 both go up, on disjoint links (1 -> 2 ... 4 -> 5 and 5 -> 6 ... 0 -> 1).
-  EXPECT_EQ(cost_of_stage(8, {{1, 5, 1}, {5, 1, 1}}, parse_network("torus:8"), fixed).link_blocks, 1);
+  EXPECT_EQ(cost_of_stage(8, {{1, 5, 1}, {5, 1, 1}}, ring, multi_port).link_blocks, 1);
   // XOR 4 on a ring of 8: every node but 4 sends up, so the link 2 -> 3 carries the messages of
   // 7, 0, 1 and 2: 4 blocks, where splitting half rings gives the seed's p/4 = 2.
   std::vector<Message> xor_4;
   for (int i = 0; i < 8; ++i) {
     xor_4.push_back({i, i ^ 4, 1});
   }
-  EXPECT_EQ(cost_of_stage(8, xor_4, parse_network("torus:8"), fixed).link_blocks, 4);
-  EXPECT_EQ(cost_of_stage(8, xor_4, parse_network("torus:8"), {.multi_port = true}).link_blocks, 2);
+  EXPECT_EQ(cost_of_stage(8, xor_4, ring, multi_port).link_blocks, 4);
+  EXPECT_EQ(cost_of_stage(8, xor_4, parse_network("torus:8"), multi_port).link_blocks, 2);
+  EXPECT_EQ(cost_of_stage(8, xor_4, parse_network("torus:8,routing=adaptive"), multi_port).link_blocks, 2);
 }
 
 TEST(NetworkCost, DeterministicRoutingChargesPermutationsTheirRoutedLoad) {
   // The 8x8 mesh transpose of ChargesPermutationsAtMostTheBisectionTime: 7 blocks on the link into
   // (0,0) as routed, no bisection bound.
   const std::vector<Message> transpose = transpose_8x8();
-  const NetworkCostOptions fixed{.grid_routing = GridRouting::deterministic};
-  EXPECT_EQ(cost_of_stage(64, transpose, parse_network("mesh:8x8"), fixed).link_blocks, 7);
+  EXPECT_EQ(cost_of_stage(64, transpose, parse_network("mesh:8x8,routing=deterministic")).link_blocks, 7);
 }
 
 TEST(NetworkCost, ClosChargesLeafUplinksAtMuTimesT) {
@@ -248,8 +249,10 @@ TEST(NetworkCost, RejectsInconsistentArguments) {
   expect_error(parse_network("flat"), {.multi_port = true, .multi_port_efficiency = 1.5},
                "dash::comm::network_cost: invalid argument 'options.multi_port_efficiency' = 1.5; expected a fraction in "
                "(0, 1]");
-  expect_error(parse_network("flat"), {.grid_routing = static_cast<GridRouting>(7)},
-               "dash::comm::network_cost: invalid argument 'options.grid_routing' = 7; expected GridRouting::adaptive or "
+  Network unknown_routing = parse_network("torus:8");
+  unknown_routing.routing = static_cast<GridRouting>(7);
+  expect_error(unknown_routing, {},
+               "dash::comm::network_cost: invalid argument 'network.routing' = 7; expected GridRouting::adaptive or "
                "GridRouting::deterministic");
   try {
     // Each rank receives in round 0 what the other sends in round 1.

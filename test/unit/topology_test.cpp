@@ -15,6 +15,7 @@
 
 namespace {
 
+using dash::comm::GridRouting;
 using dash::comm::Network;
 using dash::comm::NetworkKind;
 using dash::comm::parse_network;
@@ -53,11 +54,26 @@ TEST(Network, DescriptorsParseAndPrintBack) {
   EXPECT_EQ(to_string(parse_network("grid:2x2,wrap=11")), "torus:2x2");
 }
 
+TEST(Network, GridsNameTheirRoutingAdaptiveByDefault) {
+  for (const std::string text : {"torus:8x8x8,routing=deterministic", "mesh:4x2,routing=deterministic",
+                                 "grid:4x2,wrap=10,routing=deterministic"}) {
+    EXPECT_EQ(parse_network(text).routing, GridRouting::deterministic) << text;
+    EXPECT_EQ(to_string(parse_network(text)), text);
+  }
+  EXPECT_EQ(parse_network("torus:8x8x8").routing, GridRouting::adaptive);
+  EXPECT_EQ(parse_network("torus:8x8x8,routing=adaptive"), parse_network("torus:8x8x8"));
+  EXPECT_EQ(to_string(parse_network("mesh:4x2,routing=adaptive")), "mesh:4x2");
+  EXPECT_NE(parse_network("torus:4,routing=deterministic"), parse_network("torus:4"));
+}
+
 TEST(Network, MalformedDescriptorsAreRefusedWithTheAcceptedForms) {
   for (const std::string text : {"", "torus", "torus:", "torus:2x", "torus:0x4", "torus:-2", "torus:2y2", "ring:4",
                                  "mesh:4x2x", "clos:T=0,mu=0.5", "clos:T=4,mu=0", "clos:T=4,mu=1.5", "clos:T=4",
                                  "clos:mu=0.5,T=4", "grid:4x2", "grid:4x2,wrap=1", "grid:4x2,wrap=12",
-                                 "torus:65536x65536", "Torus:2x2", "flat:1"}) {
+                                 "torus:65536x65536", "Torus:2x2", "flat:1", "torus:4,routing=", "torus:4,routing=fixed",
+                                 "torus:4,routing=deterministic,routing=adaptive", "grid:4x2,routing=deterministic,wrap=10",
+                                 "clos:T=4,mu=0.5,routing=deterministic", "flat,routing=deterministic",
+                                 "torus:4,Routing=adaptive"}) {
     SCOPED_TRACE(text);
     try {
       parse_network(text, "environment variable DASH_TOPOLOGY");
@@ -115,6 +131,15 @@ TEST(Topology, ABoxOfATorusWrapsOnlyWhereItSpansAWholeDimension) {
   EXPECT_EQ(to_string(torus.view(std::vector<int>{3}).network), "flat");
   const Topology mesh(places(8, 1), parse_network("mesh:2x4"));
   EXPECT_EQ(to_string(mesh.view(std::vector<int>{0, 1, 2, 3}).network), "mesh:4");
+}
+
+TEST(Topology, ViewsKeepTheGridsRouting) {
+  const Topology torus(places(16, 1), parse_network("torus:4x4,routing=deterministic"));
+  EXPECT_EQ(to_string(torus.view(std::vector<int>{4, 5, 6, 7, 8, 9, 10, 11}).network),
+            "grid:2x4,wrap=01,routing=deterministic");
+  EXPECT_EQ(to_string(torus.view(std::vector<int>{8, 9, 10, 11}).network), "torus:4,routing=deterministic");
+  EXPECT_EQ(to_string(torus.view(std::vector<int>{10, 0, 8, 4, 9}).network), "mesh:5,routing=deterministic");
+  EXPECT_EQ(to_string(torus.view(std::vector<int>{3}).network), "flat");
 }
 
 TEST(Topology, NodesThatFormNoBoxAreLinedUpAlongThePath) {

@@ -6,6 +6,9 @@
 //   flat                       every node one hop from every other (a single switch)
 //   torus:8x8x8                a grid of nodes with wrap-around links in every dimension
 //   mesh:4x2                   a grid without wrap-around
+//   torus:8x8x8,routing=deterministic
+//                              a grid whose messages keep fixed dimension-ordered paths (GridRouting
+//                              below; any grid form takes the suffix, adaptive is the default)
 //   clos:T=16,mu=0.25          a two-level fat tree: T nodes per leaf switch, leaf uplink capacity
 //                              mu times the leaf's injection bandwidth (mu = 1: full bisection)
 //
@@ -20,10 +23,17 @@ namespace dash::comm {
 
 enum class NetworkKind { flat, grid, clos };
 
+// How messages cross a grid (network_cost.hpp says how each is priced).
+enum class GridRouting {
+  adaptive,       // the seed's BG/P: half rings split over both ways, permutations at the bisection bound
+  deterministic,  // fixed dimension-ordered paths (SimGrid's torus): half rings one way, every stage as routed
+};
+
 struct Network {
   NetworkKind kind = NetworkKind::flat;
   std::vector<int> dims;   // grid: nodes per dimension
   std::vector<bool> wrap;  // grid: wrap-around links per dimension (all for a torus, none for a mesh)
+  GridRouting routing = GridRouting::adaptive;  // grid only
   int nodes_per_leaf = 0;  // clos: T
   double bisection = 1.0;  // clos: mu, in (0, 1]
 
@@ -39,7 +49,8 @@ Network parse_network(std::string_view text, std::string_view source = "dash::co
 
 // The descriptor of a network: "flat", "torus:AxB", "mesh:AxB", "clos:T=16,mu=0.25"; a grid that
 // wraps around in some dimensions only (a sub-block of a torus) prints as
-// "grid:AxB,wrap=10" (one digit per dimension), which parse_network accepts as well.
+// "grid:AxB,wrap=10" (one digit per dimension), which parse_network accepts as well. Grids with
+// deterministic routing end in ",routing=deterministic".
 std::string to_string(const Network& network);
 
 }  // namespace dash::comm

@@ -40,6 +40,7 @@
 // an XOR along one dimension of extent d with at most m·d/4 (torus) or m·d/2 (mesh), never more
 // than the bound. On the 8x8x8 torus the bound is m·8/4 = 2m, the seed's n∛P/4.
 //
+// A grid's routing is the network's (network.routing, set by the descriptor's ",routing=" field).
 // GridRouting::deterministic drops both adaptive-routing assumptions, for networks whose paths are
 // fixed, such as SimGrid's torus (sim/): every message keeps its dimension-ordered path, a transfer of
 // half a ring goes up the dimension (towards higher coordinates) except from coordinate d/2, which
@@ -55,12 +56,6 @@
 
 namespace dash::comm {
 
-// How messages cross a grid (see the header comment).
-enum class GridRouting {
-  adaptive,       // the seed's BG/P: half rings split over both ways, permutations at the bisection bound
-  deterministic,  // fixed dimension-ordered paths: half rings one way, every stage at its routed load
-};
-
 struct NetworkCostOptions {
   // A node drives all its links at once (the multi-port bucket algorithms on a torus); otherwise
   // it sends one message and receives one at a time. Flat and Clos nodes have one link either way.
@@ -68,7 +63,6 @@ struct NetworkCostOptions {
   // Multi-port bandwidth lost to the router (the seed's 0.93 for six ports on BG/P): with
   // multi_port, δ_multiport = δ / multi_port_efficiency, in (0, 1].
   double multi_port_efficiency = 1.0;
-  GridRouting grid_routing = GridRouting::adaptive;
 };
 
 struct NetworkCostTerms {
