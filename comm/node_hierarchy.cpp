@@ -37,6 +37,12 @@ const NodeHierarchy& node_hierarchy() {
   return current() ? *current() : outside_init;
 }
 
+bool is_rail(const Group& group) noexcept {
+  // Only the rails use the internal tag space (Group::internal_tag_space), and a process belongs to one rail.
+  const std::optional<Group>& rail = node_hierarchy().rail;
+  return rail && group.tags().first == rail->tags().first && group.size() == rail->size();
+}
+
 std::string_view hierarchy_unfit(const Group& group) {
   if (!config().shared_memory_access) {
     return "it needs shared memory, which DASH_SHARED_MEMORY=0 turned off";

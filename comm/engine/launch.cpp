@@ -236,7 +236,7 @@ std::string needs_rank_grid(const CallFacts& facts, bool all_wrap) {
   }
   if (facts.network_grid == nullptr) {
     return "it runs on a torus or mesh whose nodes are the group's ranks (DASH_TOPOLOGY=torus:AxBxC with one "
-           "rank per node, on the world group)";
+           "rank per node, on the world group or a hierarchical collective's rails)";
   }
   if (all_wrap) {
     for (const bool wraps : facts.network_grid->periodic()) {
@@ -484,7 +484,7 @@ std::string why_no_candidate(const Algorithm& algorithm, const CallFacts& facts)
   std::string why = why_unfit(algorithm, facts);
   if (why.empty() && algorithm.topology && facts.network == nullptr) {
     why = "the library chooses it only where it can price it: on a network DASH_TOPOLOGY describes, one rank per "
-          "node (it can be forced on any group it fits)";
+          "node, on the world group or a hierarchical collective's rails (it can be forced on any group it fits)";
   }
   const bool scratch_fits_layout = algorithm.scratch_holds_own_blocks && !facts.output_varies;
   if (why.empty() && facts.variable && !scratch_fits_layout &&
@@ -501,16 +501,22 @@ struct RankNetwork {
 
 // DASH_TOPOLOGY's network when the group's ranks are its nodes, one rank per node, as seed 000
 // assumes: the world group on a grid of as many nodes as it has ranks, or on a Clos network with
-// every rank on a node of its own (or all on one machine standing in for the nodes). Hierarchical
-// jobs (several ranks per node) are not priced on the network yet.
+// every rank on a node of its own (or all on one machine standing in for the nodes); or a rail of
+// a job with several processes per node (node_hierarchy.hpp), whose rank i is on node i. The
+// rails of a node share its links; each is priced as if alone, which scales the bandwidth of all
+// its candidates alike.
 RankNetwork rank_network(const Group& group) {
   const Network& network = config().network;
-  if (network.kind == NetworkKind::flat || !group.is_world()) {
+  if (network.kind == NetworkKind::flat) {
+    return {};
+  }
+  const bool rail = detail::is_rail(group);
+  if (!rail && !group.is_world()) {
     return {};
   }
   if (network.kind == NetworkKind::clos) {
     const Locality& place = locality();
-    return place.node_size == 1 || place.node_count == 1 ? RankNetwork{&network, nullptr} : RankNetwork{};
+    return rail || place.node_size == 1 || place.node_count == 1 ? RankNetwork{&network, nullptr} : RankNetwork{};
   }
   if (network.grid_nodes() != group.size()) {
     return {};
@@ -628,12 +634,15 @@ Pricing price_hierarchical(const Algorithm& algorithm, const CallFacts& facts, c
   const bool pieces = algorithm.collective == Coll::allreduce || algorithm.collective == Coll::reduce;
   const auto node_size = static_cast<std::size_t>(hierarchy.node_size);
   const std::size_t rail_elements = pieces ? (chunk_elements + node_size - 1) / node_size : chunk_elements;
+  const RankNetwork rail_network = hierarchy.rail ? rank_network(*hierarchy.rail) : RankNetwork{};
   const CallFacts rail_facts{.size = hierarchy.nodes,
                              .bytes = rail_elements * element_bytes,
                              .elements = rail_elements,
                              .commutative = facts.commutative,
                              .no_shared_memory = "the rails span nodes",
-                             .no_hierarchy = "the rails span nodes"};
+                             .no_hierarchy = "the rails span nodes",
+                             .network = rail_network.network,
+                             .network_grid = rail_network.grid};
   const Algorithm& on_rail = *cheapest("dash::comm::explain", algorithm.collective, rail_facts);
   const Pricing rail = price(on_rail, rail_facts, parameters);
   // The rail's blocks in units of the node's.
@@ -664,7 +673,8 @@ struct ChoiceKey {
   bool arena;
   bool hierarchy;
   CostParameters parameters;
-  std::string network;  // the descriptor of facts.network, empty without one
+  // DASH_TOPOLOGY's descriptor: it prices the group's ranks or, for a hierarchical run, its rails.
+  std::string network;
   friend bool operator==(const ChoiceKey&, const ChoiceKey&) = default;
 };
 
@@ -715,7 +725,7 @@ const Algorithm* library_choice(std::string_view function, Coll collective, cons
                       facts.no_shared_memory.empty(),
                       facts.no_hierarchy.empty(),
                       config().cost_parameters,
-                      facts.network != nullptr ? network_descriptor(*facts.network) : std::string()};
+                      network_descriptor(config().network)};
   if (last && last->first == key) {
     return last->second;
   }

@@ -16,6 +16,8 @@
 
 #include <dash/dash.hpp>
 
+#include <dash/comm/detail/node_hierarchy.hpp>
+
 #include "arena_inputs.hpp"
 #include "dash_testing.hpp"
 
@@ -240,6 +242,42 @@ TEST(HierarchicalCollectives, ArrivalsCoverTheOutputOnce) {
       });
   EXPECT_TRUE(values_final);
   EXPECT_EQ(seen, std::vector<int>(many, 1));
+}
+
+// Under DASH_TOPOLOGY a rail's rank i is node i of the network: its calls are priced there and may
+// run the topology-aware schedules (the hierarchical allreduce's inter-node stage), which serve the
+// call as MPI's own does. Without a network they are no candidates on a rail.
+TEST(HierarchicalCollectives, RailsArePricedOnTheNetwork) {
+  const dash::comm::detail::NodeHierarchy& hierarchy = dash::comm::detail::node_hierarchy();
+  if (!regular_nodes()) {
+    return;
+  }
+  const dash::comm::Network& network = dash::comm::config().network;
+  const bool priced = network.kind == dash::comm::NetworkKind::clos ||
+                      (network.kind == dash::comm::NetworkKind::grid && network.grid_nodes() == hierarchy.nodes);
+  const Group& rail = *hierarchy.rail;
+  for (const dash::comm::Candidate& candidate : dash::comm::explain(Coll::allreduce, 1 << 20, rail).candidates) {
+    if (candidate.algorithm != "distance_halving" || (hierarchy.nodes & (hierarchy.nodes - 1)) != 0) {
+      continue;
+    }
+    SCOPED_TRACE(candidate.algorithm);
+    if (priced) {
+      EXPECT_EQ(candidate.unfit, "");
+      EXPECT_GT(candidate.predicted_seconds, 0);
+    } else {
+      EXPECT_NE(candidate.unfit.find("on the world group or a hierarchical collective's rails"), std::string::npos)
+          << candidate.unfit;
+    }
+  }
+  for (const std::size_t n : {std::size_t{8}, std::size_t{4096}, many}) {
+    SCOPED_TRACE("n=" + std::to_string(n));
+    const std::vector<double> in = exact_doubles(n, me());
+    std::vector<double> ours(n, -1);
+    std::vector<double> theirs(n, -2);
+    dash::comm::allreduce(in, ours, dash::plus{}, Group::world(), hierarchical());
+    MPI_Allreduce(in.data(), theirs.data(), static_cast<int>(n), MPI_DOUBLE, MPI_SUM, world());
+    EXPECT_EQ(ours, theirs);
+  }
 }
 
 TEST(HierarchicalCollectives, RefusalsNameTheReason) {

@@ -26,6 +26,9 @@ struct NodeHierarchy {
 // The hierarchy of the running library (dash::init builds it after the nodes are known).
 const NodeHierarchy& node_hierarchy();
 
+// Whether `group` is the caller's rail (one process per node, in node order).
+bool is_rail(const Group& group) noexcept;
+
 // Why a collective on `group` cannot run hierarchically (empty when it can): it needs the world
 // group of a regular job on several nodes, each with its collective arena.
 std::string_view hierarchy_unfit(const Group& group);
