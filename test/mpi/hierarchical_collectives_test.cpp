@@ -277,6 +277,10 @@ TEST(HierarchicalCollectives, RailsArePricedOnTheNetwork) {
     dash::comm::allreduce(in, ours, dash::plus{}, Group::world(), hierarchical());
     MPI_Allreduce(in.data(), theirs.data(), static_cast<int>(n), MPI_DOUBLE, MPI_SUM, world());
     EXPECT_EQ(ours, theirs);
+    // Chunks of 64 KiB and more: on torus:2x2 the rails broadcast them in distance-halving order.
+    std::vector<double> sent = me() == P() - 1 ? in : std::vector<double>(n, -1);
+    dash::comm::bcast(sent, P() - 1, Group::world(), hierarchical());
+    EXPECT_EQ(sent, exact_doubles(n, P() - 1));
   }
 }
 
