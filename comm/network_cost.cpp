@@ -273,6 +273,8 @@ struct FlatRounds {
   std::vector<std::size_t> rank_begin;
   std::vector<std::size_t> round_begin;
   std::vector<Endpoint> endpoints;
+  std::vector<double> round_combined;  // blocks each round combines (receive_reduce and reduce)
+  double most_copied = 0;              // the most blocks any rank copies locally
 };
 
 // Flattens the schedules and pairs each endpoint with its counterpart: the i-th send from a to b
@@ -290,10 +292,17 @@ FlatRounds flatten(const std::vector<schedule::Schedule>& schedules) {
   for (int rank = 0; rank < p; ++rank) {
     flat.rank_begin.push_back(flat.round_begin.size());
     const auto& rounds = schedules[static_cast<std::size_t>(rank)].rounds;
+    double copied = 0;
     for (std::size_t k = 0; k < rounds.size(); ++k) {
       const std::size_t round = flat.round_begin.size();
       flat.round_begin.push_back(flat.endpoints.size());
+      double combined = 0;
       for (const schedule::Action& action : rounds[k].actions) {
+        const auto blocks = static_cast<double>(action.blocks.size());
+        combined += action.kind == schedule::ActionKind::receive_reduce || action.kind == schedule::ActionKind::reduce
+                        ? blocks
+                        : 0;
+        copied += action.kind == schedule::ActionKind::copy ? blocks : 0;
         if (!action.is_message()) {
           continue;
         }
@@ -307,9 +316,11 @@ FlatRounds flatten(const std::vector<schedule::Schedule>& schedules) {
         const auto from = static_cast<std::uint64_t>(send ? rank : action.peer);
         const auto to = static_cast<std::uint64_t>(send ? action.peer : rank);
         (send ? sends : receives).push_back({from * static_cast<std::uint64_t>(p) + to, flat.endpoints.size(), round});
-        flat.endpoints.push_back({action.peer, static_cast<double>(action.blocks.size()), send});
+        flat.endpoints.push_back({action.peer, blocks, send});
       }
+      flat.round_combined.push_back(combined);
     }
+    flat.most_copied = std::max(flat.most_copied, copied);
   }
   flat.rank_begin.push_back(flat.round_begin.size());
   flat.round_begin.push_back(flat.endpoints.size());
@@ -329,8 +340,14 @@ FlatRounds flatten(const std::vector<schedule::Schedule>& schedules) {
   return flat;
 }
 
-// The messages of every stage (see the header comment: when each message travels).
-std::vector<std::vector<Message>> messages_by_stage(const std::vector<schedule::Schedule>& schedules) {
+// The schedules laid out in stages (see the header comment: when each message travels).
+struct Stages {
+  std::vector<std::vector<Message>> messages;  // per stage
+  std::vector<double> most_combined;           // per stage: the most blocks a rank combines in rounds ending there
+  double most_copied = 0;
+};
+
+Stages lay_out_stages(const std::vector<schedule::Schedule>& schedules) {
   const int p = static_cast<int>(schedules.size());
   const FlatRounds flat = flatten(schedules);
   const std::size_t round_count = flat.round_begin.size() - 1;
@@ -338,7 +355,14 @@ std::vector<std::vector<Message>> messages_by_stage(const std::vector<schedule::
   std::vector<std::int64_t> start(round_count, -1);
   std::vector<std::size_t> current(flat.rank_begin.begin(), flat.rank_begin.end() - 1);
   const auto rank_end = [&](int rank) { return flat.rank_begin[static_cast<std::size_t>(rank) + 1]; };
-  std::vector<std::vector<Message>> stages;
+  Stages laid_out;
+  std::vector<std::vector<Message>>& stages = laid_out.messages;
+  struct Combining {
+    std::size_t stage;
+    int rank;
+    double blocks;
+  };
+  std::vector<Combining> combining;  // rounds that combine, with the stage their combining counts in
   std::vector<std::pair<std::size_t, Message>> sent;  // one round's sends and their stages
   int finished = 0;
   for (int rank = 0; rank < p; ++rank) {
@@ -382,6 +406,10 @@ std::vector<std::vector<Message>> messages_by_stage(const std::vector<schedule::
           }
           stages[stage].push_back(message);
         }
+        if (flat.round_combined[g] > 0) {  // counts in the round's last stage (a round without messages: the one before)
+          combining.push_back({static_cast<std::size_t>(std::max<std::int64_t>(ends, 1) - 1), rank,
+                               flat.round_combined[g]});
+        }
         ++current[r];
         progress = true;
         if (current[r] == rank_end(rank)) {
@@ -403,7 +431,25 @@ std::vector<std::vector<Message>> messages_by_stage(const std::vector<schedule::
                              "a round in a cycle of rounds waiting for each other", "schedules that cannot deadlock");
     }
   }
-  return stages;
+  // Per stage, the most blocks one rank combines (a rank's rounds may share a stage).
+  std::sort(combining.begin(), combining.end(), [](const Combining& a, const Combining& b) {
+    return a.stage != b.stage ? a.stage < b.stage : a.rank < b.rank;
+  });
+  for (std::size_t i = 0; i < combining.size();) {
+    std::size_t j = i;
+    double blocks = 0;
+    for (; j < combining.size() && combining[j].stage == combining[i].stage && combining[j].rank == combining[i].rank;
+         ++j) {
+      blocks += combining[j].blocks;
+    }
+    if (combining[i].stage >= laid_out.most_combined.size()) {
+      laid_out.most_combined.resize(combining[i].stage + 1, 0.0);
+    }
+    laid_out.most_combined[combining[i].stage] = std::max(laid_out.most_combined[combining[i].stage], blocks);
+    i = j;
+  }
+  laid_out.most_copied = flat.most_copied;
+  return laid_out;
 }
 
 }  // namespace
@@ -420,7 +466,12 @@ NetworkCostTerms network_cost(const CollectiveShape& shape, const schedule::Sche
   NetworkCostTerms terms;
   StageLoads loads(p, network, options);
   std::vector<int> sends(static_cast<std::size_t>(p), 0);
-  for (const std::vector<Message>& stage : messages_by_stage(schedules)) {
+  const Stages stages = lay_out_stages(schedules);
+  for (const double blocks : stages.most_combined) {
+    terms.reduced_blocks += blocks;
+  }
+  terms.copied_blocks = stages.most_copied;
+  for (const std::vector<Message>& stage : stages.messages) {
     if (stage.empty()) {
       continue;
     }

@@ -14,7 +14,7 @@
 //
 // Next to each of our times, rank 0 writes the congestion-aware cost model's prediction (network_cost.hpp) for
 // the same schedules on the network of DASH_TOPOLOGY, in seconds with DASH_COST_MODEL's alpha (per start-up)
-// and beta (per byte on a link); on a torus every node drives all its links at once, as in the library's
+// and beta (per byte on a link), gamma and delta (zero in sim/run); on a torus every node drives all its links at once, as in the library's
 // selection and in SimGrid's torus (a k-nomial node takes its children over several links), the six-way
 // bucket at 93% (seed 000 §2.11). sim/run describes SimGrid's torus with ",routing=deterministic": it routes
 // on fixed paths (half a ring one way, no adaptive routing of permutations), and the library's own selection
@@ -41,6 +41,7 @@
 #include <dash/comm/bcast.hpp>
 #include <dash/comm/cartesian_grid.hpp>
 #include <dash/comm/config.hpp>
+#include <dash/comm/cost_model.hpp>
 #include <dash/comm/detail/algorithm_costs.hpp>
 #include <dash/comm/environment.hpp>
 #include <dash/comm/exception.hpp>
@@ -295,8 +296,9 @@ nlohmann::json predict(const OperationInfo& info, const std::string& name, std::
   const dash::comm::NetworkCostTerms terms = dash::comm::network_cost(
       shape, [&](int rank) { return generate(shape, rank); }, config.network, options);
   const std::size_t block_bytes = (elements + segments - 1) / segments * sizeof(double);
-  const double seconds = config.cost_parameters.alpha * terms.startups +
-                         config.cost_parameters.beta * terms.link_blocks * static_cast<double>(block_bytes);
+  const double seconds = dash::comm::predicted_seconds(
+      {terms.startups, terms.link_blocks, terms.reduced_blocks, terms.copied_blocks}, block_bytes,
+      config.cost_parameters);
   return {{"startups", terms.startups},
           {"link_blocks", terms.link_blocks},
           {"block_bytes", block_bytes},

@@ -574,13 +574,14 @@ Pricing price(const Algorithm& algorithm, const CallFacts& facts, const CostPara
     pricing.block_bytes = (facts.elements + shape.segments - 1) / shape.segments * (facts.bytes / facts.elements);
   }
   if (facts.network != nullptr && !facts.variable) {
-    // Seed 000 §2.3: start-ups (alpha) and the busiest link's blocks per stage (beta per byte); no gamma.
+    // Seed 000 §2.3: start-ups (alpha) and the busiest link's blocks per stage (beta per byte), plus
+    // the local combining and copying the flat closed forms price as well (gamma, delta).
     const CollectiveShape call_shape = shape_of(algorithm, facts, shape.segments);
     // A grid node drives all its links at once (seed 000 §2.3): the multi-port buckets use them.
     const NetworkCostOptions ports{.multi_port = facts.network->kind == NetworkKind::grid};
     const NetworkCostTerms network = network_cost(
         call_shape, [&](int rank) { return algorithm.generate(call_shape, rank); }, *facts.network, ports);
-    pricing.terms = CostTerms{network.startups, network.link_blocks, 0, 0};
+    pricing.terms = CostTerms{network.startups, network.link_blocks, network.reduced_blocks, network.copied_blocks};
   } else {
     pricing.terms = algorithm.cost.terms(shape);
   }

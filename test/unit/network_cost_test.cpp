@@ -18,9 +18,13 @@
 #include <dash/comm/exception.hpp>
 #include <dash/comm/network.hpp>
 #include <dash/comm/network_cost.hpp>
+#include <dash/comm/detail/algorithm_costs.hpp>
 #include <dash/comm/schedule/allgather.hpp>
+#include <dash/comm/schedule/allreduce.hpp>
 #include <dash/comm/schedule/bcast.hpp>
 #include <dash/comm/schedule/recursive_doubling_order.hpp>
+#include <dash/comm/schedule/reduce_scatter.hpp>
+#include <dash/comm/schedule/verifier.hpp>
 
 namespace {
 
@@ -212,6 +216,47 @@ TEST(NetworkCost, DeterministicRoutingChargesPermutationsTheirRoutedLoad) {
   // (0,0) as routed, no bisection bound.
   const std::vector<Message> transpose = transpose_8x8();
   EXPECT_EQ(cost_of_stage(64, transpose, parse_network("mesh:8x8,routing=deterministic")).link_blocks, 7);
+}
+
+// Local work: lockstep schedules on powers of two combine along the critical path what the busiest
+// rank combines in each stage, so the stage sums equal the verifier's critical path and the closed
+// forms (with the extra steps of other group sizes the two measures part: Rabenseifner at p = 12
+// sums 20 blocks over the stages, its critical path 17); copies are the busiest rank's, as the
+// closed forms count them.
+TEST(NetworkCost, CountsCombiningPerStageAndTheBusiestRanksCopies) {
+  struct Case {
+    Coll collective;
+    Schedule (*generate)(const CollectiveShape&, int);
+    const dash::comm::detail::AlgorithmCost& cost;
+    bool p_segments;
+  };
+  using namespace dash::comm::detail;
+  const Case cases[] = {
+      {Coll::allreduce, allreduce_recursive_doubling, allreduce_recursive_doubling_cost, false},
+      {Coll::allreduce, allreduce_rabenseifner, allreduce_rabenseifner_cost, true},
+      {Coll::allreduce, allreduce_ring, allreduce_ring_cost, true},
+      {Coll::reduce_scatter, reduce_scatter_recursive_halving, reduce_scatter_recursive_halving_cost, false},
+      {Coll::reduce_scatter, reduce_scatter_ring, reduce_scatter_ring_cost, false},
+  };
+  for (const Case& c : cases) {
+    for (const int p : {2, 4, 8, 16, 32}) {
+      CollectiveShape shape;
+      shape.collective = c.collective;
+      shape.size = p;
+      shape.segments = c.p_segments ? static_cast<std::uint32_t>(p) : 1;
+      SCOPED_TRACE(std::string(to_string(c.collective)) + " p=" + std::to_string(p) + " S=" +
+                   std::to_string(shape.segments));
+      const auto schedule_of = [&](int rank) { return c.generate(shape, rank); };
+      const NetworkCostTerms terms = network_cost(shape, schedule_of, parse_network("flat"));
+      const VerificationReport report = verify(shape, schedule_of);
+      ASSERT_TRUE(report.ok) << report.error;
+      const dash::comm::CostTerms closed = c.cost.terms(CostShape{p, shape.segments});
+      EXPECT_EQ(terms.reduced_blocks, report.metrics.critical_reduced_blocks);
+      EXPECT_EQ(terms.reduced_blocks, closed.reduced_blocks);
+      EXPECT_EQ(terms.copied_blocks, closed.copied_blocks);
+      EXPECT_GT(terms.reduced_blocks, 0);
+    }
+  }
 }
 
 TEST(NetworkCost, ClosChargesLeafUplinksAtMuTimesT) {

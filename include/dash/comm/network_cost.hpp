@@ -69,6 +69,13 @@ struct NetworkCostTerms {
   double startups = 0;     // α units: Σ over stages of the most messages any rank sends
   double link_blocks = 0;  // δ units: Σ over stages of the stage's bandwidth load, in blocks
   std::vector<double> stage_link_blocks;  // each stage's bandwidth load, in blocks
+  // Local work, which the seed's model leaves out and the library's flat closed forms price
+  // (cost_model.hpp's gamma per combined and delta per copied byte; not the seed's link δ above):
+  // Σ over stages of the most blocks any rank combines in rounds whose last
+  // message travels in that stage (a round without messages: the stage before it starts), and
+  // the most blocks any rank copies locally.
+  double reduced_blocks = 0;
+  double copied_blocks = 0;
 };
 
 // Costs the schedules of all shape.size ranks (`schedule_of(rank)`) of one collective on
