@@ -247,8 +247,8 @@ TEST(HierarchicalCollectives, ArrivalsCoverTheOutputOnce) {
 // Under DASH_TOPOLOGY a rail's rank i is node i of the network: its calls are priced there and may
 // run the topology-aware schedules; without a network they are no candidates on a rail. The cases
 // above check the results under the network runs too (test/mpi/CMakeLists.txt): with the default
-// cost parameters and nodes of two on torus:2x2 the rails broadcast chunks of 64-256 KiB in
-// distance-halving order (docs/collectives.md, "Rails on a network").
+// cost parameters and nodes of two on torus:2x2 the rails allreduce pieces from 2 KiB and broadcast
+// chunks of 128 KiB in distance-halving order (docs/collectives.md, "Rails on a network").
 TEST(HierarchicalCollectives, RailsArePricedOnTheNetwork) {
   const dash::comm::detail::NodeHierarchy& hierarchy = dash::comm::detail::node_hierarchy();
   if (!regular_nodes()) {
