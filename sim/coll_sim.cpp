@@ -13,10 +13,10 @@
 // MPI_Reduce_scatter, MPI_Allreduce, MPI_Bcast, MPI_Reduce). Times are simulated seconds of the slowest rank, per call.
 //
 // Next to each of our times, rank 0 writes the congestion-aware cost model's prediction (network_cost.hpp) for
-// the same schedules on the network of DASH_TOPOLOGY, in seconds with DASH_COST_MODEL's alpha (per start-up)
-// and beta (per byte on a link), gamma and delta (zero in sim/run); on a torus every node drives all its links at once, as in the library's
-// selection and in SimGrid's torus (a k-nomial node takes its children over several links), the six-way
-// bucket at 93% (seed 000 §2.11). sim/run describes SimGrid's torus with ",routing=deterministic": it routes
+// the same schedules on the network of DASH_TOPOLOGY, in seconds with DASH_COST_MODEL's alpha (per start-up),
+// beta (per byte on a link), gamma and delta (zero in sim/run); on a torus every node drives all its links at
+// once, as in the library's selection and in SimGrid's torus (a k-nomial node takes its children over several
+// links), the six-way bucket at 93% (seed 000 §2.11). sim/run describes SimGrid's torus with ",routing=deterministic": it routes
 // on fixed paths (half a ring one way, no adaptive routing of permutations), and the library's own selection
 // prices it so as well.
 

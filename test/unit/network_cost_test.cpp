@@ -15,10 +15,10 @@
 
 #include <gtest/gtest.h>
 
+#include <dash/comm/detail/algorithm_costs.hpp>
 #include <dash/comm/exception.hpp>
 #include <dash/comm/network.hpp>
 #include <dash/comm/network_cost.hpp>
-#include <dash/comm/detail/algorithm_costs.hpp>
 #include <dash/comm/schedule/allgather.hpp>
 #include <dash/comm/schedule/allreduce.hpp>
 #include <dash/comm/schedule/bcast.hpp>
