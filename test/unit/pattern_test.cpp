@@ -6,6 +6,7 @@
 #include <array>
 #include <cstddef>
 #include <functional>
+#include <limits>
 #include <ostream>
 #include <numeric>
 #include <set>
@@ -351,6 +352,13 @@ TEST(Distribution, BlockSizesNamesAndEquality) {
   EXPECT_NE(BLOCKCYCLIC(1), CYCLIC);
 }
 
+TEST(Distribution, BlockedBlockSizesDoNotOverflowAtTheLargestExtent) {
+  constexpr std::size_t largest = std::numeric_limits<std::size_t>::max();
+  EXPECT_EQ(BLOCKED.block_size(largest, 1), largest);
+  EXPECT_EQ(BLOCKED.block_size(largest, 2), largest / 2 + 1);
+  EXPECT_EQ(BLOCKED.block_size(largest, 3), largest / 3);  // 2^64 - 1 is a multiple of 3
+}
+
 TEST(Distribution, RejectsBadArguments) {
   try {
     (void)BLOCKCYCLIC(0);
@@ -589,6 +597,27 @@ TEST(Pattern, DefaultIsEmptyOverOneUnit) {
   int calls = 0;
   pattern.for_each_run(0, 0, [&](const dash::Run&) { ++calls; });
   EXPECT_EQ(calls, 0);
+}
+
+// Extents and block sizes near the largest size_t: each element still lies on exactly one unit.
+TEST(Pattern, ExtentsAndBlocksAtTheLargestSizesKeepEveryElementOnOneUnit) {
+  constexpr std::size_t largest = std::numeric_limits<std::size_t>::max();
+  const Pattern<1> one_huge_block(10, BLOCKCYCLIC(largest), 3);
+  EXPECT_EQ(one_huge_block.nblocks(0), 1U);
+  EXPECT_EQ(one_huge_block.local_size(0), 10U);
+  EXPECT_EQ(one_huge_block.local_size(1), 0U);
+  EXPECT_EQ(one_huge_block.unit_at(std::size_t{9}), 0U);
+  EXPECT_EQ(one_huge_block.local_capacity(), 10U);
+
+  const Pattern<1> halves(largest, BLOCKED, 2);
+  EXPECT_EQ(halves.local_size(0), largest / 2 + 1);
+  EXPECT_EQ(halves.local_size(1), largest / 2);
+  EXPECT_EQ(halves.unit_at(largest - 1), 1U);
+  EXPECT_EQ(halves.local(largest - 1).index, largest / 2 - 1);
+
+  const Pattern<1> quarters(largest, BLOCKCYCLIC(4), 1);  // the last block holds 3 elements
+  EXPECT_EQ(quarters.nblocks(0), largest / 4 + 1);
+  EXPECT_EQ(quarters.local_size(0), largest);
 }
 
 TEST(Pattern, RejectsInconsistentSpecs) {

@@ -4,6 +4,7 @@
 
 #include <array>
 #include <cstddef>
+#include <limits>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -73,6 +74,9 @@ TEST(ViewPattern, RegionsOutsideThePatternAreRejected) {
   const dash::Pattern<2> base(dash::SizeSpec<2>(4, 4), dash::DistributionSpec<2>(dash::BLOCKED, dash::NONE),
                               dash::TeamSpec<2>(2, 1));
   EXPECT_THROW(dash::ViewPattern<2>(base, dash::ViewSpec<2>{{2, 0}, {3, 4}}), dash::OutOfRange);
+  // offset + extent wraps to 1 here, inside the extent; the region is still outside.
+  EXPECT_THROW(dash::ViewPattern<2>(base, dash::ViewSpec<2>{{std::numeric_limits<std::size_t>::max(), 0}, {2, 4}}),
+               dash::OutOfRange);
   const dash::ViewPattern<2> view(base, dash::ViewSpec<2>{{1, 1}, {2, 2}});
   EXPECT_THROW(static_cast<void>(view.local(4)), dash::OutOfRange);
   EXPECT_THROW(view.for_each_run(1, 5, [](const dash::Run&) {}), dash::OutOfRange);

@@ -43,7 +43,7 @@ public:
     }
     switch (kind_) {
       case Kind::blocked:
-        return extent == 0 ? 1 : (extent + units - 1) / units;
+        return extent == 0 ? 1 : (extent - 1) / units + 1;  // ceil without overflow at the largest extents
       case Kind::none:
         if (units != 1) {
           throw invalid_argument("dash::Distribution::block_size", "units", units, "1 for a NONE dimension");

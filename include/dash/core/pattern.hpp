@@ -56,7 +56,7 @@ public:
                                "TILE or NONE, since another dimension is TILE");
       }
       block_[dim] = distribution.block_size(sizes_.extents()[dim], units);
-      nblocks_[dim] = (sizes_.extents()[dim] + block_[dim] - 1) / block_[dim];
+      nblocks_[dim] = sizes_.extents()[dim] == 0 ? 0 : (sizes_.extents()[dim] - 1) / block_[dim] + 1;
       total_blocks_ *= nblocks_[dim];
     }
     // Unit 0 has the most blocks in every dimension, and a cut last block never leaves it below another unit.

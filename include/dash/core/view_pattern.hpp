@@ -24,9 +24,10 @@ public:
   // `region` must lie inside `base` (checked); `base` must outlive the view.
   ViewPattern(const Pattern<N>& base, const ViewSpec<N>& region) : base_(&base), region_(region) {
     for (std::size_t dim = 0; dim < N; ++dim) {
-      if (region.offsets[dim] + region.extents[dim] > base.extent(dim)) {
-        throw OutOfRange("dash::ViewPattern: the region [" + std::to_string(region.offsets[dim]) + ", " +
-                         std::to_string(region.offsets[dim] + region.extents[dim]) + ") of dimension " +
+      // Compared without the sum offset + extent, which wraps for offsets near the largest size_t.
+      if (region.extents[dim] > base.extent(dim) || region.offsets[dim] > base.extent(dim) - region.extents[dim]) {
+        throw OutOfRange("dash::ViewPattern: the region at offset " + std::to_string(region.offsets[dim]) +
+                         " of extent " + std::to_string(region.extents[dim]) + " in dimension " +
                          std::to_string(dim) + " exceeds the extent " + std::to_string(base.extent(dim)));
       }
     }
