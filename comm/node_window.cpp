@@ -20,12 +20,20 @@ std::byte* aligned(void* base) {
   return reinterpret_cast<std::byte*>((address + memory_alignment - 1) / memory_alignment * memory_alignment);
 }
 
-MPI_Aint as_window_size(std::size_t bytes) {
-  if (bytes > static_cast<std::size_t>(INTPTR_MAX)) {
-    throw OutOfRange("dash::comm::NodeWindow: local_bytes " + std::to_string(bytes) +
-                     " exceeds the largest window size MPI can address");
+// The most bytes a member may ask for: the window holds them plus the room to align their start.
+constexpr std::size_t largest_local_bytes = static_cast<std::size_t>(INTPTR_MAX) - (memory_alignment - 1);
+
+// Members may ask for different sizes, so one member's size alone cannot decide: each checks the
+// largest, and all throw together rather than leave the others waiting in the collective allocation.
+void check_sizes_agree(MPI_Comm comm, std::size_t local_bytes) {
+  const std::uint64_t own = local_bytes;
+  std::uint64_t largest = 0;
+  check_mpi(MPI_Allreduce(&own, &largest, 1, MPI_UINT64_T, MPI_MAX, comm), "dash::comm::NodeWindow: MPI_Allreduce");
+  if (largest > largest_local_bytes) {
+    throw OutOfRange("dash::comm::NodeWindow: local_bytes " + std::to_string(largest) +
+                     (own == largest ? "" : " (of another member)") +
+                     " exceeds the largest window size MPI can address, " + std::to_string(largest_local_bytes));
   }
-  return static_cast<MPI_Aint>(bytes);
 }
 
 }  // namespace
@@ -45,6 +53,7 @@ void NodeWindow::open(MPI_Comm comm, bool direct_access) {
   int size = 0;
   check_mpi(MPI_Comm_rank(comm, &rank), "dash::comm::NodeWindow: MPI_Comm_rank");
   check_mpi(MPI_Comm_size(comm, &size), "dash::comm::NodeWindow: MPI_Comm_size");
+  check_sizes_agree(comm, local_bytes);
   check_mpi(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &node_),
             "dash::comm::NodeWindow: MPI_Comm_split_type");
   check_mpi(MPI_Comm_set_errhandler(node_, MPI_ERRORS_RETURN), "dash::comm::NodeWindow: MPI_Comm_set_errhandler");
@@ -55,9 +64,9 @@ void NodeWindow::open(MPI_Comm comm, bool direct_access) {
   MPI_Info_set(info, "alloc_shared_noncontig", "true");
   // Room to start on an aligned address. Shared memory is mapped page by page, so an address's
   // offset within its page, and thus the aligned start, is the same in every process.
-  const MPI_Aint rma_bytes = as_window_size(local_bytes);
+  const auto rma_bytes = static_cast<MPI_Aint>(local_bytes);
   void* base = nullptr;
-  const int allocated = MPI_Win_allocate_shared(as_window_size(local_bytes + memory_alignment - 1), 1, info, node_,
+  const int allocated = MPI_Win_allocate_shared(static_cast<MPI_Aint>(local_bytes + memory_alignment - 1), 1, info, node_,
                                                 static_cast<void*>(&base), &shared_);
   MPI_Info_free(&info);
   check_mpi(allocated, "dash::comm::NodeWindow: MPI_Win_allocate_shared");

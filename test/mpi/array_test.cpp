@@ -3,6 +3,7 @@
 // delayed allocation, moves, sub-teams, and the errors of misuse.
 
 #include <cstdint>
+#include <limits>
 #include <numeric>
 #include <string>
 #include <vector>
@@ -143,6 +144,7 @@ TEST(Array, DelayedAllocationDeallocationAndMoves) {
   EXPECT_EQ(a.size(), 0U);
   EXPECT_THROW(a.barrier(), dash::InvalidState);
   EXPECT_THROW(static_cast<void>(a.pattern()), dash::InvalidState);
+  EXPECT_THROW(static_cast<void>(*a.end()), dash::OutOfRange);
   a.allocate(static_cast<std::size_t>(3 * P()), dash::CYCLIC);
   EXPECT_TRUE(a.is_allocated());
   EXPECT_THROW(a.allocate(5), dash::InvalidState);
@@ -201,6 +203,16 @@ TEST(Array, DifferentSizesOnDifferentUnitsThrowOnEveryUnit) {
     EXPECT_NO_THROW(size_call());
     EXPECT_NO_THROW(distribution_call());
   }
+}
+
+// Sizes whose parts cannot be addressed: every unit throws, none is left in the collective allocation.
+TEST(Array, SizesBeyondTheAddressSpaceThrowOnEveryUnit) {
+  constexpr std::size_t largest = std::numeric_limits<std::size_t>::max();
+  // The byte count of the largest part overflows size_t at every unit count.
+  EXPECT_THROW(static_cast<void>(dash::Array<double>(largest)), dash::OutOfRange);
+  // Unit 0 alone asks for more than a window can hold; the others ask for nothing.
+  EXPECT_THROW(static_cast<void>(dash::Array<char>(largest, dash::BLOCKCYCLIC(largest))), dash::OutOfRange);
+  dash::barrier();
 }
 
 TEST(Array, IteratorsOfDifferentArraysDoNotMix) {

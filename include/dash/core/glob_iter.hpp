@@ -42,6 +42,10 @@ public:
   const GlobalSegment* segment() const noexcept { return segment_; }
 
   GlobPtr<T> globptr() const {
+    if (pattern_ == nullptr) {  // an unallocated container's begin() == end()
+      throw OutOfRange("dash::GlobIter: position " + std::to_string(position_) +
+                       " of a container that is not allocated; it has no elements");
+    }
     const auto where = pattern_->local(position_);
     return GlobPtr<T>(*segment_, static_cast<int>(where.unit), where.index);
   }

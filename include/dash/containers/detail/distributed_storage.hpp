@@ -39,11 +39,21 @@ public:
 
 private:
   struct State {
-    State(PatternT p, Team& team)
-        : pattern(std::move(p)), segment(team, pattern.local_size(static_cast<std::size_t>(team.myid())) * sizeof(T)) {}
+    State(PatternT p, Team& team) : pattern(std::move(p)), segment(team, local_bytes(pattern, team)) {}
     PatternT pattern;
     GlobalSegment segment;
   };
+
+  // The unit's part in bytes. The check is on the largest part, which every member computes alike,
+  // so that all of them throw together instead of some entering the collective allocation.
+  static std::size_t local_bytes(const PatternT& pattern, const Team& team) {
+    if (pattern.local_capacity() > static_cast<std::size_t>(-1) / sizeof(T)) {
+      throw OutOfRange("dash container allocation: the largest unit's part of " +
+                       std::to_string(pattern.local_capacity()) + " elements of " + std::to_string(sizeof(T)) +
+                       " bytes each exceeds the address space");
+    }
+    return pattern.local_size(static_cast<std::size_t>(team.myid())) * sizeof(T);
+  }
 
   const State& required(const char* function) const {
     if (!state_) {
