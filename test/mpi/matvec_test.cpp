@@ -1,6 +1,7 @@
 // dash::matvec (row-block layout): y = A x against a serial product of the gathered A and x, for
 // square and rectangular matrices, sizes that do not divide evenly, units without rows, with and
-// without partial aggregation; and the errors for layouts it does not take.
+// without partial aggregation, matrices without columns; and the errors for layouts it does not take
+// and for x and y the same array.
 
 #include <cmath>
 #include <cstddef>
@@ -66,6 +67,7 @@ TEST(Matvec, MatchesTheSerialProduct) {
     check_product(p + 1, 2 * p + 3, partial);
     check_product(97, 61, partial);
     check_product(40, 300, partial);
+    check_product(p + 2, 0, partial);  // no columns: y = 0
     if (p > 1) {
       check_product(p - 1, 5, partial);  // a unit without rows
     }
@@ -83,6 +85,7 @@ TEST(Matvec, OnAProcessGridMatchesTheSerialProduct) {
       check_product(8 * p, 8 * p, partial, blocks, grid);            // square, rows line up with y's blocks
       check_product(97, 61, partial, blocks, grid);                  // neither divides evenly
       check_product(3 * p + 1, 5 * p + 2, partial, blocks, grid);
+      check_product(2 * p + 1, 0, partial, blocks, grid);
       check_product(p > 1 ? p - 1 : 1, 40, partial, blocks, grid);   // units without rows
     }
   }
@@ -103,6 +106,8 @@ TEST(Matvec, RejectsLayoutsItDoesNotTake) {
   EXPECT_THROW(dash::matvec(cyclic_rows, x, y), dash::InvalidArgument);
   EXPECT_THROW(dash::matvec(grid, x, short_x), dash::InvalidArgument);
   EXPECT_THROW(dash::matvec(by_rows, short_x, y), dash::InvalidArgument);
+  EXPECT_THROW(dash::matvec(by_rows, x, x), dash::InvalidArgument);  // y would be written while x is read
+  EXPECT_THROW(dash::matvec(grid, x, x), dash::InvalidArgument);
   if (P() > 1) {
     EXPECT_THROW(dash::matvec(by_rows, cyclic_x, y), dash::InvalidArgument);
     EXPECT_THROW(dash::matvec(by_rows, x, cyclic_y), dash::InvalidArgument);

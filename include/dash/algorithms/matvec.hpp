@@ -73,6 +73,9 @@ void matvec(const Matrix<T, 2>& A, const Array<T>& x, Array<T>& y, const MatvecO
     detail::matvec_layout_error("A is " + std::to_string(rows) + " x " + std::to_string(cols) + " but x has " +
                                 std::to_string(x.size()) + " and y " + std::to_string(y.size()) + " elements");
   }
+  if (&x == &y) {
+    detail::matvec_layout_error("x and y must be different arrays (y is overwritten while x is read)");
+  }
   const Pattern<1>& x_layout = x.pattern();
   const Pattern<1>& y_layout = y.pattern();
   if (on_grid) {
@@ -85,11 +88,13 @@ void matvec(const Matrix<T, 2>& A, const Array<T>& x, Array<T>& y, const MatvecO
     return;
   }
   const std::size_t units = a.num_units();
-  // y's part must be this unit's rows of A: the same blocks in the same order on every unit.
+  // y's part must be this unit's rows of A: the same blocks in the same order on every unit. A's
+  // rows are one block per unit, so a unit's first row is its index times the block size (asked of
+  // the pattern's block size, since A of no columns has no local element to ask).
   for (std::size_t unit = 0; unit < units; ++unit) {
     const std::size_t own_rows = a.local_extents(unit)[0];
     if (y_layout.local_size(unit) != own_rows ||
-        (own_rows > 0 && y_layout.global_index(unit, 0) != a.global(unit, 0)[0])) {
+        (own_rows > 0 && y_layout.global_index(unit, 0) != unit * a.blocksize(0))) {
       detail::matvec_layout_error("y must hold the rows of A that each unit holds (y BLOCKED when A is BLOCKED "
                                   "by rows); unit " + std::to_string(unit) + " differs");
     }
