@@ -4,13 +4,14 @@
 // comparator or a projection; the spreadsort and vqsort kernels and when they are allowed (vqsort also
 // in builds without it); arrays with fewer elements
 // than units; sub-ranges; arrays on a sub-team. Each sort is checked as sort_test_oracle.hpp
-// describes. Also the errors of misuse.
+// describes. Also the errors of misuse, and NaN keys.
 // Integers of every width and float in natural and reversed order: the suite of
 // sort_test_arithmetic.hpp, for int32_t and float here, for the other widths in
 // sort_test_integer_widths.cpp.
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -455,6 +456,41 @@ TEST(Sort, ReportsItsPhaseTimes) {
 }
 
 // Every check fails on every unit, before any communication, so no unit is left waiting.
+// NaN keys break the strict weak ordering sort needs: the call may return (in no particular order)
+// or throw dash::InvalidArgument, but alike on every unit, and no element is lost or duplicated.
+TEST(SortErrors, NanKeysEndTheSameWayOnEveryUnitAndLoseNoElement) {
+  const auto bits_of = [](const std::vector<double>& values) {
+    std::vector<std::uint64_t> bits(values.size());
+    std::transform(values.begin(), values.end(), bits.begin(), [](double x) { return std::bit_cast<std::uint64_t>(x); });
+    std::sort(bits.begin(), bits.end());
+    return bits;
+  };
+  for (const std::size_t n : {std::size_t{50}, std::size_t{997}}) {
+    std::mt19937 random(static_cast<std::mt19937::result_type>(n));
+    std::vector<double> input(n);
+    for (double& x : input) {
+      x = random() % 5 == 0 ? std::numeric_limits<double>::quiet_NaN() : static_cast<double>(random() % 10);
+    }
+    for (const dash::SortKernel kernel : {dash::SortKernel::automatic, dash::SortKernel::pdqsort}) {
+      SCOPED_TRACE(std::to_string(n) + " elements, kernel " + std::to_string(static_cast<int>(kernel)));
+      dash::Array<double> a(n, dash::CYCLIC);
+      write(a, input);
+      dash::SortOptions options;
+      options.kernel = kernel;
+      bool threw = false;
+      try {
+        dash::sort(a.begin(), a.end(), std::ranges::less{}, std::identity{}, options);
+      } catch (const dash::InvalidArgument& error) {
+        threw = true;
+        EXPECT_NE(std::string(error.what()).find("strict weak ordering"), std::string::npos) << error.what();
+      }
+      EXPECT_TRUE(dash::testing::on_all_ranks(threw) || dash::testing::on_all_ranks(!threw));
+      a.barrier();
+      EXPECT_EQ(bits_of(gather(a)), bits_of(input));
+    }
+  }
+}
+
 TEST(SortErrors, RangesOfTwoContainersOrOutsideOneAreRejected) {
   dash::Array<int> a(40), b(40);
   bool rejected = false;

@@ -14,6 +14,7 @@
 #include <memory>
 #include <numeric>
 #include <span>
+#include <string>
 #include <type_traits>
 #include <vector>
 
@@ -221,15 +222,32 @@ SliceInfo parallel_sort_into(std::span<T> local, Less less, const comm::Group& g
   phases.splitters = seconds_since(phase_start);
 
   phase_start = Clock::now();
+  // Cuts out of order mean that `less` is no strict weak ordering of these elements (NaN among
+  // floating-point keys, say). A member that finds them sends a sentinel for every count, so that
+  // every member learns it from the count exchange and all throw before the data exchange.
+  constexpr std::size_t disordered = std::numeric_limits<std::size_t>::max();
   std::vector<std::size_t> send_counts(p);
   std::size_t cut = 0;
+  bool ordered = true;
   for (std::size_t k = 0; k < p; ++k) {
     const std::size_t next = k + 1 < p ? split.cuts[k] : local.size();
+    ordered = ordered && cut <= next && next <= local.size();
     send_counts[k] = next - cut;
     cut = next;
   }
+  if (!ordered) {
+    std::fill(send_counts.begin(), send_counts.end(), disordered);
+  }
   std::vector<std::size_t> receive_counts(p);
   comm::alltoall(send_counts, receive_counts, group);
+  for (std::size_t member = 0; member < p; ++member) {
+    if (receive_counts[member] == disordered) {
+      throw InvalidArgument("dash::sort: the comparison is not a strict weak ordering of member " +
+                            std::to_string(member) +
+                            "'s elements (NaN among floating-point keys?), so the splitters cut them out of "
+                            "order; each member's elements are left permuted");
+    }
+  }
 
   const std::size_t slice_size = std::accumulate(receive_counts.begin(), receive_counts.end(), std::size_t{0});
   const std::span<T> slice_span = slice_memory(slice_size);
