@@ -4,6 +4,7 @@
 #include <utility>
 
 #include <dash/comm/detail/collective_arena.hpp>
+#include <dash/comm/detail/execution.hpp>
 #include <dash/comm/detail/group_arena_channel.hpp>
 #include <dash/comm/environment.hpp>
 #include <dash/comm/exception.hpp>
@@ -94,9 +95,10 @@ Group Group::of_base_ranks(std::vector<int> base_ranks, TagSpace tags) {
 
 Group::Group(int size, int rank, std::shared_ptr<const RankMap> map, TagSpace tags)
     : state_(std::make_shared<State>()) {
-  if (tags.first < 0 || tags.count < 1 || tags.first > INT_MAX - tags.count) {
+  // Two tags at least: a collective and its cross-rank argument check run at once, each on its own tag.
+  if (tags.first < 0 || tags.count < 2 || tags.first > INT_MAX - tags.count) {
     throw invalid_argument("dash::comm::Group", "tags.count", tags.count,
-                           "a non-empty tag range [first, first + count) within [0, INT_MAX]");
+                           "a tag range [first, first + count) of at least two tags within [0, INT_MAX]");
   }
   state_->size = size;
   state_->rank = rank;
@@ -119,7 +121,9 @@ int Group::base_rank(int group_rank) const {
 
 int Group::next_tag() const {
   const auto offset = static_cast<int>(state_->sequence++ % static_cast<unsigned long long>(state_->tags.count));
-  return state_->tags.first + offset;
+  const int tag = state_->tags.first + offset;
+  detail::wait_until_tag_is_free(tag);  // the sequence wrapped onto a collective still running
+  return tag;
 }
 
 namespace detail {

@@ -760,6 +760,27 @@ void progress_all_collectives(const void* waiting_schedule, const CollectiveRun*
   }
 }
 
+void wait_until_tag_is_free(int tag) {
+  const auto running_on_tag = [tag] {
+    for (Execution::Impl* impl : Execution::live_schedules()) {
+      const auto turn = impl->turn_if_shared();
+      const bool check_on_tag = impl->setup.argument_check && impl->setup.argument_check->tag() == tag;
+      if (!impl->failed && !impl->complete() && (impl->tag == tag || check_on_tag)) {
+        return true;
+      }
+    }
+    return false;
+  };
+  while (running_on_tag()) {
+    if (others_wait) {
+      throw InvalidState("dash::comm: a collective needs tag " + std::to_string(tag) +
+                         ", which a collective started earlier on its group still uses; every tag of the "
+                         "group's tag space is taken by a running collective");
+    }
+    progress_all_collectives(nullptr, nullptr);
+  }
+}
+
 Execution::Execution() noexcept = default;
 
 Execution::Execution(ExecutionSetup setup, const Group& group, int tag) {

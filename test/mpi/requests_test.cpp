@@ -169,6 +169,43 @@ TEST(ConcurrentCollectives, DisjointAndOverlappingGroupsDoNotMatch) {
   EXPECT_EQ(out_parity, std::vector<long>(17, parity_sum));
 }
 
+// More calls outstanding than the group has tags: the sequence wraps onto tags of running calls,
+// which must finish before their tag serves again. Waited for in reverse order, so that the last
+// calls' messages are about while the first ones still run.
+TEST(ConcurrentCollectives, MoreCallsThanTagsKeepTheirMessagesApart) {
+  std::vector<int> everyone(static_cast<std::size_t>(P()));
+  std::iota(everyone.begin(), everyone.end(), 0);
+  const Group few_tags =
+      Group::of_base_ranks(everyone, dash::comm::TagSpace{Group::world_tag_space().first + Group::world_tag_space().count, 4});
+  constexpr int calls = 24;
+  for (const char* algorithm : {"ring", "recursive_doubling", ""}) {
+    SCOPED_TRACE(algorithm);
+    std::vector<std::vector<long>> in(calls);
+    std::vector<std::vector<long>> out(calls);
+    std::vector<dash::comm::Request<long>> requests;
+    for (int k = 0; k < calls; ++k) {
+      in[static_cast<std::size_t>(k)].assign(6, me() + 10L * k);
+      out[static_cast<std::size_t>(k)].assign(6, -1);
+      requests.push_back(dash::comm::iallreduce(in[static_cast<std::size_t>(k)], out[static_cast<std::size_t>(k)],
+                                                dash::plus{}, few_tags, forced(algorithm)));
+    }
+    for (int k = calls - 1; k >= 0; --k) {
+      requests[static_cast<std::size_t>(k)].wait();
+    }
+    bool ok = true;
+    for (int k = 0; k < calls; ++k) {
+      const long expected = static_cast<long>(P()) * 10L * k + static_cast<long>(P()) * (P() - 1) / 2;
+      ok = ok && out[static_cast<std::size_t>(k)] == std::vector<long>(6, expected);
+    }
+    EXPECT_TRUE(dash::testing::on_all_ranks(ok));
+  }
+}
+
+TEST(Groups, TagSpacesOfFewerThanTwoTagsAreRejected) {
+  EXPECT_THROW(static_cast<void>(Group::of_base_ranks({me()}, dash::comm::TagSpace{20000, 1})),
+               dash::InvalidArgument);
+}
+
 TEST(Groups, BadMembershipIsRejected) {
   const int outsider = (me() + 1) % P();
   if (P() > 1) {

@@ -85,6 +85,9 @@ public:
   // members passed different values.
   bool test();
 
+  // The tag its messages use, taken from the group's sequence.
+  int tag() const noexcept { return tag_; }
+
 private:
   void start_round();
   // Folds the completed round in and starts the next, if any.

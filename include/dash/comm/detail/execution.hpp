@@ -152,6 +152,13 @@ class CollectiveRun;
 // member waits for first (MPI's progress rule). Called while a wait finds nothing to do.
 void progress_all_collectives(const void* waiting_schedule, const CollectiveRun* waiting_run);
 
+// Drives the running collectives until none of those still running uses `tag` for its messages or
+// its argument check. A group hands out its tags cyclically, and two schedules on one tag at once
+// could match each other's messages; one after the other they cannot (MPI does not let messages of
+// one sender and tag overtake each other). Throws dash::InvalidState where it cannot drive them
+// (while progress_all_collectives runs or an OthersWait lives).
+void wait_until_tag_is_free(int tag);
+
 // While one lives, progress_all_collectives does nothing: a hierarchical arena run advances its
 // rail stages' schedules itself, in the middle of its own step, and they must not drive it again.
 class OthersWait {
@@ -193,6 +200,7 @@ private:
   // The states of the schedules started and not yet destroyed.
   static std::vector<Impl*>& live_schedules();
   friend void progress_all_collectives(const void* waiting_schedule, const CollectiveRun* waiting_run);
+  friend void wait_until_tag_is_free(int tag);
   std::unique_ptr<Impl> impl_;
   std::unique_ptr<DirectRun> direct_;
 };
