@@ -754,25 +754,35 @@ struct Selected {
 
 using Chooser = const Algorithm* (*)(std::string_view function, Coll collective, const CallFacts& facts);
 
+// The algorithm DASH_COLL_<OP> forces on `collective`; empty where it is not set.
+std::string_view environment_algorithm(Coll collective) {
+  if (config().forced_algorithms.empty()) {
+    return {};
+  }
+  const std::string variable = "DASH_COLL_" + upper(to_string(collective));
+  std::string_view name;
+  for (const auto& [setting, algorithm] : config().forced_algorithms) {
+    if (setting == variable) {
+      name = algorithm;
+    }
+  }
+  return name;
+}
+
 // The forced algorithm, else the one `choose` picks (library_choice; explain() prices afresh
 // rather than touch the collectives' cache from whatever thread it runs on).
 Selected select(std::string_view function, Coll collective, const CallFacts& facts, std::string_view forced,
                 Chooser choose = library_choice, bool honour_environment = true) {
   std::string_view name = forced;
-  std::string variable;  // DASH_COLL_<OP>, built only when such settings exist
-  if (name.empty() && honour_environment && !config().forced_algorithms.empty()) {
-    variable = "DASH_COLL_" + upper(to_string(collective));
-    for (const auto& [setting, algorithm] : config().forced_algorithms) {
-      if (setting == variable) {
-        name = algorithm;
-      }
-    }
+  if (name.empty() && honour_environment) {
+    name = environment_algorithm(collective);
   }
   if (!name.empty()) {
     const bool from_options = !forced.empty();
     const Algorithm* algorithm = find(collective, name);
     const auto origin = [&] {
-      return from_options ? std::string("forced by Options::algorithm") : "forced by " + variable;
+      return from_options ? std::string("forced by Options::algorithm")
+                          : "forced by DASH_COLL_" + upper(to_string(collective));
     };
     if (algorithm == nullptr) {
       throw invalid_argument(function, "algorithm (" + origin() + ")", name, "one of " + known_names(collective));
@@ -881,6 +891,8 @@ struct UniformArguments {
   std::uint64_t element_size;
   std::uint64_t elements;
   std::uint64_t algorithm_digest;
+  std::uint64_t segments;
+  std::uint64_t canonical_placement;
   std::uint64_t grid_digest;
 };
 
@@ -959,7 +971,8 @@ namespace {
 
 std::uint64_t checks_started = 0;
 
-constexpr std::string_view compared_arguments = "collective arguments (operation, root, count, algorithm, grid)";
+constexpr std::string_view compared_arguments =
+    "collective arguments (operation, root, count, algorithm, segments, placement, grid)";
 
 // The digest a member whose call failed its local checks compares: the others' calls, whatever
 // their arguments, see a difference (unless their digest hits this one value by chance).
@@ -996,12 +1009,17 @@ std::unique_ptr<PendingUniformCheck> start_argument_check(const CollectiveCall& 
     }
     ++checks_started;
     const bool variable_sizes = call.input_sizes || call.output_sizes;
+    // The algorithm the call forces, by its options or by the environment of this process.
+    const std::string_view forced =
+        options.algorithm.empty() ? environment_algorithm(call.collective) : std::string_view(options.algorithm);
     const UniformArguments arguments{static_cast<std::uint64_t>(call.collective),
                                      call.root,
                                      call.commutative ? 1u : 0u,
                                      call.element_size,
                                      variable_sizes ? 0 : call.elements,
-                                     detail::fnv1a_digest(options.algorithm.data(), options.algorithm.size()),
+                                     detail::fnv1a_digest(forced.data(), forced.size()),
+                                     options.segments,
+                                     options.canonical_placement ? 1u : 0u,
                                      grid_digest(call.grid.get())};
     return start_uniform_check(arguments, call.function, compared_arguments, group);
   }
@@ -1036,6 +1054,12 @@ Decision decide(const CollectiveCall& call, const Group& group, const Options& o
                                                                               : std::string_view(),
                         .network = ranks_as_nodes.network,
                         .network_grid = ranks_as_nodes.grid};
+  // A segment holds one element at least; far more segments than elements only multiply the messages.
+  if (!variable_sizes && options.segments > std::max<std::size_t>(call.elements, 1)) {
+    throw invalid_argument(call.function, "options.segments", options.segments,
+                           "at most the " + std::to_string(std::max<std::size_t>(call.elements, 1)) +
+                               " element(s) of a contribution (0: the algorithm's default)");
+  }
   Decision decision;
   decision.selected = select(call.function, call.collective, facts, options.algorithm, library_choice, !call.internal);
   const Algorithm& algorithm = *decision.selected.algorithm;

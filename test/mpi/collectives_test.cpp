@@ -670,6 +670,15 @@ TEST(Collectives, SizeMismatchesAreErrors) {
                  "dash::comm::allreduce: invalid argument 'out.size()' = 3; expected 4 (the size of in)");
   }
   EXPECT_THROW(dash::comm::bcast(in, P(), Group::world()), dash::OutOfRange);
+  Options too_many_segments = forced("ring");
+  too_many_segments.segments = 5;  // more segments than the 4 elements
+  try {
+    dash::comm::allreduce(in, in, dash::plus{}, Group::world(), too_many_segments);
+    FAIL() << "no exception";
+  } catch (const dash::InvalidArgument& error) {
+    EXPECT_STREQ(error.what(), "dash::comm::allreduce: invalid argument 'options.segments' = 5; expected at most the 4 "
+                               "element(s) of a contribution (0: the algorithm's default)");
+  }
 }
 
 // A group of one member (each rank alone) takes no algorithm: every collective copies the
@@ -799,6 +808,31 @@ TEST(Collectives, MismatchedArgumentsAreReportedOnEveryRank) {
     reported = std::string(error.what()).find("must be the same on every rank") != std::string::npos;
   }
   EXPECT_TRUE(reported);
+}
+
+// Segments and placement change the schedule as the algorithm does: members that differ in them
+// would exchange blocks of other sizes.
+TEST(Collectives, MismatchedSegmentsOrPlacementAreReportedOnEveryRank) {
+  if (P() < 2) {
+    return;
+  }
+  std::vector<long> in(30, me());
+  std::vector<long> out(30);
+  for (const bool vary_segments : {true, false}) {
+    Options options = forced("ring");
+    if (vary_segments) {
+      options.segments = me() == 0 ? 2 : 3;
+    } else {
+      options.canonical_placement = me() != 0;
+    }
+    bool reported = false;
+    try {
+      dash::comm::allreduce(in, out, dash::plus{}, Group::world(), options);
+    } catch (const dash::InvalidArgument& error) {
+      reported = std::string(error.what()).find("must be the same on every rank") != std::string::npos;
+    }
+    EXPECT_TRUE(reported) << (vary_segments ? "segments" : "canonical_placement");
+  }
 }
 
 }  // namespace
