@@ -248,6 +248,10 @@ void CollectiveArena::enlist(CollectiveRun& run) { runs_.push_back(&run); }
 
 void CollectiveArena::leave(CollectiveRun& run) noexcept { std::erase(runs_, &run); }
 
+bool CollectiveArena::has_unfinished_runs() const noexcept {
+  return std::any_of(runs_.begin(), runs_.end(), [](const CollectiveRun* run) { return !run->done(); });
+}
+
 void CollectiveArena::progress_others(const CollectiveRun* run) {
   for (CollectiveRun* other : runs_) {
     if (other != run) {

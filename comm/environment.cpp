@@ -4,6 +4,7 @@
 #include <mpi.h>
 
 #include <dash/comm/detail/collective_arena.hpp>
+#include <dash/comm/detail/execution.hpp>
 #include <dash/comm/detail/node_hierarchy.hpp>
 #include <dash/comm/detail/table_window.hpp>
 #include <dash/comm/environment.hpp>
@@ -196,6 +197,10 @@ void finalize() {
   Runtime& state = runtime();
   if (state.phase != Phase::active) {
     active_runtime("dash::finalize");
+  }
+  if (comm::detail::collectives_running()) {
+    throw InvalidState("dash::finalize: a collective this process started is still running; wait for its request "
+                       "first (MPI_Finalize needs all communication complete). The library stays initialised");
   }
   comm::detail::stop_progress_thread();
   comm::detail::close_collective_arena();

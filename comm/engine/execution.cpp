@@ -781,6 +781,17 @@ void wait_until_tag_is_free(int tag) {
   }
 }
 
+bool collectives_running() {
+  for (Execution::Impl* impl : Execution::live_schedules()) {
+    const auto turn = impl->turn_if_shared();
+    if (!impl->failed && !impl->complete()) {
+      return true;
+    }
+  }
+  const CollectiveArena* arena = collective_arena();
+  return arena != nullptr && arena->has_unfinished_runs();
+}
+
 Execution::Execution() noexcept = default;
 
 Execution::Execution(ExecutionSetup setup, const Group& group, int tag) {

@@ -6,11 +6,16 @@
 #include <cstdlib>
 #include <iostream>
 #include <string>
+#include <vector>
 
 #include <mpi.h>
 
+#include <dash/comm/allreduce.hpp>
 #include <dash/comm/environment.hpp>
 #include <dash/comm/exception.hpp>
+#include <dash/comm/group.hpp>
+#include <dash/comm/ops.hpp>
+#include <dash/comm/options.hpp>
 
 #include "lifecycle_checks.hpp"
 
@@ -35,6 +40,23 @@ int main(int argc, char** argv) {
                          "dash::init: the library is already initialised (dash::init was called "
                          "twice without dash::finalize in between)");
     dash::barrier();
+    // A collective still running keeps finalize from ending the communication under it; once it
+    // completed, its request may outlive the library.
+    std::vector<long> in(std::size_t{1} << 17, dash::myid());
+    std::vector<long> out(in.size());
+    std::vector<long> out_arena(in.size());
+    dash::comm::Options ring;
+    ring.algorithm = "ring";
+    auto by_messages = dash::comm::iallreduce(in, out, dash::plus{}, dash::comm::Group::world(), ring);
+    auto in_the_arena = dash::comm::iallreduce(in, out_arena, dash::plus{});
+    if (dash::size() > 1) {
+      expect_invalid_state([] { dash::finalize(); },
+                           "dash::finalize: a collective this process started is still running; wait for its "
+                           "request first (MPI_Finalize needs all communication complete). The library stays "
+                           "initialised");
+    }
+    by_messages.wait();
+    in_the_arena.wait();
     dash::finalize();
 
     int mpi_finalized = 0;

@@ -6,7 +6,8 @@
 // duplicate of MPI_COMM_WORLD (base_comm()) with MPI_ERRORS_RETURN, so MPI failures surface as
 // dash::MpiError and library traffic never matches application messages.
 //
-// Misuse throws dash::InvalidState: init twice, finalize without init, any call that needs the
+// Misuse throws dash::InvalidState: init twice, finalize without init or while a collective this
+// process started is still running (its request not yet complete), any call that needs the
 // library before init or after finalize. When dash initialised MPI itself, dash::finalize calls
 // MPI_Finalize and the library cannot be initialised again in that process; when the application
 // owns MPI, init/finalize may be repeated while MPI is alive.

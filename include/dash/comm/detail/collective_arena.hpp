@@ -148,6 +148,8 @@ public:
   void enlist(CollectiveRun& run);
   void leave(CollectiveRun& run) noexcept;
   void progress_others(const CollectiveRun* run);
+  // Whether a run of this process has not finished.
+  bool has_unfinished_runs() const noexcept;
 
 private:
   void open_single_copy();
@@ -231,6 +233,7 @@ private:
 class CollectiveRun {
 public:
   virtual bool advance() = 0;  // one round of progress without blocking; true when complete
+  virtual bool done() const noexcept = 0;
 
 protected:
   ~CollectiveRun() = default;

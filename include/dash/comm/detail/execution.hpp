@@ -159,6 +159,10 @@ void progress_all_collectives(const void* waiting_schedule, const CollectiveRun*
 // (while progress_all_collectives runs or an OthersWait lives).
 void wait_until_tag_is_free(int tag);
 
+// Whether a collective this process started has not completed (a schedule or an arena run):
+// dash::finalize refuses then, as MPI_Finalize needs all communication complete.
+bool collectives_running();
+
 // While one lives, progress_all_collectives does nothing: a hierarchical arena run advances its
 // rail stages' schedules itself, in the middle of its own step, and they must not drive it again.
 class OthersWait {
@@ -201,6 +205,7 @@ private:
   static std::vector<Impl*>& live_schedules();
   friend void progress_all_collectives(const void* waiting_schedule, const CollectiveRun* waiting_run);
   friend void wait_until_tag_is_free(int tag);
+  friend bool collectives_running();
   std::unique_ptr<Impl> impl_;
   std::unique_ptr<DirectRun> direct_;
 };
