@@ -184,12 +184,17 @@ void init(int* argc, char*** argv) {
   }
   comm::log(comm::LogLevel::info, "initialised on ", size, " processes; MPI thread level '",
             comm::to_string(provided_level), "'", owns_mpi ? "" : " (MPI initialised by the application)");
-  comm::detail::open_table_window(config.table_window_bytes);
-  comm::detail::detect_nodes();
-  comm::detail::open_node_hierarchy();
-  comm::detail::open_collective_arena();
-  if (config.progress_thread) {
-    comm::detail::start_progress_thread();
+  try {
+    comm::detail::open_table_window(config.table_window_bytes);
+    comm::detail::detect_nodes();
+    comm::detail::open_node_hierarchy();
+    comm::detail::open_collective_arena();
+    if (config.progress_thread) {
+      comm::detail::start_progress_thread();
+    }
+  } catch (...) {
+    finalize();  // what opened closes again; MPI ends too if dash started it, as after other init errors
+    throw;
   }
 }
 

@@ -1,3 +1,5 @@
+#include <string>
+
 #include <mpi.h>
 
 #if DASH_HAVE_HWLOC
@@ -9,6 +11,7 @@
 #include <dash/comm/exception.hpp>
 #include <dash/comm/locality.hpp>
 #include <dash/comm/mpi_call.hpp>
+#include <dash/comm/network.hpp>
 
 namespace dash::comm {
 
@@ -107,6 +110,16 @@ void detect_nodes() {
   MPI_Comm_free(&node);
   check_mpi(code, "dash::init: detecting nodes");
   state() = State{place, false};
+  // The same rule as Topology's, here so that a grid that fits the job neither way fails at init
+  // rather than leave every collective on the flat network without a word.
+  const Network& network = config().network;
+  int ranks = 0;
+  MPI_Comm_size(base, &ranks);
+  if (network.kind == NetworkKind::grid && network.grid_nodes() != place.node_count && network.grid_nodes() != ranks) {
+    throw invalid_argument("dash::init", "DASH_TOPOLOGY", to_string(network),
+                           "a grid of as many nodes as the job has (" + std::to_string(place.node_count) +
+                               ") or of one virtual node per rank (" + std::to_string(ranks) + ")");
+  }
 }
 
 }  // namespace detail
