@@ -66,8 +66,9 @@ void NodeWindow::open(MPI_Comm comm, bool direct_access) {
   // offset within its page, and thus the aligned start, is the same in every process.
   const auto rma_bytes = static_cast<MPI_Aint>(local_bytes);
   void* base = nullptr;
-  const int allocated = MPI_Win_allocate_shared(static_cast<MPI_Aint>(local_bytes + memory_alignment - 1), 1, info, node_,
-                                                static_cast<void*>(&base), &shared_);
+  const auto shared_bytes = static_cast<MPI_Aint>(local_bytes + memory_alignment - 1);
+  const int allocated =
+      MPI_Win_allocate_shared(shared_bytes, 1, info, node_, static_cast<void*>(&base), &shared_);
   MPI_Info_free(&info);
   check_mpi(allocated, "dash::comm::NodeWindow: MPI_Win_allocate_shared");
   local_ = aligned(base);

@@ -175,8 +175,8 @@ TEST(ConcurrentCollectives, DisjointAndOverlappingGroupsDoNotMatch) {
 TEST(ConcurrentCollectives, MoreCallsThanTagsKeepTheirMessagesApart) {
   std::vector<int> everyone(static_cast<std::size_t>(P()));
   std::iota(everyone.begin(), everyone.end(), 0);
-  const Group few_tags =
-      Group::of_base_ranks(everyone, dash::comm::TagSpace{Group::world_tag_space().first + Group::world_tag_space().count, 4});
+  const int after_world = Group::world_tag_space().first + Group::world_tag_space().count;
+  const Group few_tags = Group::of_base_ranks(everyone, dash::comm::TagSpace{after_world, 4});
   constexpr int calls = 24;
   for (const char* algorithm : {"ring", "recursive_doubling", ""}) {
     SCOPED_TRACE(algorithm);

@@ -461,7 +461,8 @@ TEST(Sort, ReportsItsPhaseTimes) {
 TEST(SortErrors, NanKeysEndTheSameWayOnEveryUnitAndLoseNoElement) {
   const auto bits_of = [](const std::vector<double>& values) {
     std::vector<std::uint64_t> bits(values.size());
-    std::transform(values.begin(), values.end(), bits.begin(), [](double x) { return std::bit_cast<std::uint64_t>(x); });
+    std::transform(values.begin(), values.end(), bits.begin(),
+                   [](double x) { return std::bit_cast<std::uint64_t>(x); });
     std::sort(bits.begin(), bits.end());
     return bits;
   };

@@ -65,8 +65,8 @@ bool allreduce_sees_members(const Group& group) {
 // What a member of a group whose collective arguments differ reads, up to the compared value.
 std::string mismatch_report(std::string_view function, int group_rank) {
   return std::string(function) +
-         ": argument 'collective arguments (operation, root, count, algorithm, segments, placement, grid)' must be the same on every "
-         "rank, but the ranks passed different values (rank " +
+         ": argument 'collective arguments (operation, root, count, algorithm, segments, placement, grid)' must be "
+         "the same on every rank, but the ranks passed different values (rank " +
          std::to_string(group_rank) + " passed <";
 }
 
