@@ -20,6 +20,7 @@
 
 #include "runner/catalogue.hpp"
 #include "runner/environment_header.hpp"
+#include "runner/job_abort.hpp"
 #include "runner/launcher.hpp"
 #include "runner/registry.hpp"
 #include "runner/report.hpp"
@@ -106,12 +107,8 @@ int run_command(const RunArguments& arguments, bool ranks_given, int argc, char*
   try {
     return run_benchmarks(arguments, ranks_given, command);
   } catch (const std::exception& error) {
-    // The other ranks may be waiting in a collective; only an abort ends the job cleanly.
-    std::fprintf(stderr, "dash-bench: error on rank %d: %s\n", dash::myid(), error.what());
-    std::fflush(stderr);
-    MPI_Abort(MPI_COMM_WORLD, 2);
+    dash::bench::abort_job(error);  // the other ranks may be waiting in a collective
   }
-  return 2;
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include <dash/comm/mpi_call.hpp>
 
 #include "runner/core_round_trip.hpp"
+#include "runner/job_abort.hpp"
 #include "runner/progress.hpp"
 #include "runner/timing.hpp"
 
@@ -216,12 +217,19 @@ std::vector<Result> run_sweep(const std::vector<SweepPoint>& plan, const RunOpti
 
   std::vector<Result> results;
   for (std::size_t index = 0; index < plan.size(); ++index) {
-    results.push_back(run_point(plan[index], options, world, rank, core_round_trip));
-    if (rank == 0 && !results.back().verified()) {
-      report_verification_failure(results.back());
-    }
-    if (rank == 0 && points_done) {
-      points_done(results);
+    // An error here may strike some ranks only (a file only rank 0 writes, an allocation where
+    // only rank 0 is active): abort while the round-trip window is still open, since freeing it
+    // is collective and the other ranks wait elsewhere.
+    try {
+      results.push_back(run_point(plan[index], options, world, rank, core_round_trip));
+      if (rank == 0 && !results.back().verified()) {
+        report_verification_failure(results.back());
+      }
+      if (rank == 0 && points_done) {
+        points_done(results);
+      }
+    } catch (const std::exception& error) {
+      abort_job(error);
     }
     progress.point_done(index, plan[index].description());
   }
