@@ -10,6 +10,7 @@
 #include <limits>
 #include <memory>
 #include <span>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -26,6 +27,16 @@ namespace dash::bench::coll {
 namespace {
 
 enum class Operation { allreduce, allgather, reduce_scatter_block, alltoall, bcast };
+
+// The doubles of a contribution of `bytes`: sizes are bytes, and a size that is no whole number of
+// doubles would be measured at another size than the one recorded.
+std::size_t doubles_in(std::size_t bytes) {
+  if (bytes == 0 || bytes % sizeof(double) != 0) {
+    throw std::invalid_argument("coll: size " + std::to_string(bytes) +
+                                " is no whole number of doubles (bytes per contribution: a positive multiple of 8)");
+  }
+  return bytes / sizeof(double);
+}
 
 struct OperationInfo {
   Operation operation;
@@ -97,7 +108,7 @@ public:
       : info_(info), contender_(std::move(contender)), team_(team), calls_(calls) {
     MPI_Comm_rank(team, &rank_);
     MPI_Comm_size(team, &size_);
-    n_ = std::max<std::size_t>(1, bytes / sizeof(double));
+    n_ = doubles_in(bytes);
     const auto p = static_cast<std::size_t>(size_);
     const bool per_block = info.operation == Operation::alltoall || info.operation == Operation::reduce_scatter_block;
     const std::size_t out_size = info.operation == Operation::allgather || info.operation == Operation::alltoall
@@ -253,7 +264,7 @@ public:
       : info_(info), team_(team), calls_(calls) {
     MPI_Comm_rank(team, &rank_);
     MPI_Comm_size(team, &size_);
-    n_ = std::max<std::size_t>(1, bytes / sizeof(double));
+    n_ = doubles_in(bytes);
     const auto p = static_cast<std::size_t>(size_);
     const bool per_block_input =
         info.operation == Operation::reduce_scatter_block || info.operation == Operation::alltoall;
