@@ -15,12 +15,25 @@ namespace dash::bench {
 
 namespace {
 
-// Column order of the CSV file; the metric columns stay empty for cases without a rate.
+// Column order of the CSV file; the metric columns stay empty for cases without a rate, the round
+// trip's (the JSON's core_round_trip_ns pair, split in two) where ranks 0 and 1 share no node.
 const std::vector<std::string_view> csv_columns{
     "suite", "case", "impl", "baseline", "p", "size", "size_unit", "reps",
     "median_s", "min_s", "max_s", "baseline_median_s", "baseline_min_s", "baseline_max_s",
     "ratio", "verified",
-    "metric", "value", "baseline_value", "per_rank_value", "baseline_per_rank_value"};
+    "metric", "value", "baseline_value", "per_rank_value", "baseline_per_rank_value",
+    "core_round_trip_before_ns", "core_round_trip_after_ns"};
+
+// The cell of `column` in a row of the JSON file.
+nlohmann::json csv_value(const nlohmann::json& row, const std::string& column) {
+  if (column == "core_round_trip_before_ns" || column == "core_round_trip_after_ns") {
+    if (!row.contains("core_round_trip_ns")) {
+      return nullptr;
+    }
+    return row.at("core_round_trip_ns").at(column == "core_round_trip_before_ns" ? 0 : 1);
+  }
+  return row.contains(column) ? row.at(column) : nlohmann::json();
+}
 
 nlohmann::json to_row(const Result& result) {
   const Case& bench_case = *result.point.bench_case;
@@ -303,8 +316,7 @@ void write_csv_file(const std::string& path, const nlohmann::json& rows) {
   for (const nlohmann::json& row : rows) {
     line.clear();
     for (std::size_t index = 0; index < csv_columns.size(); ++index) {
-      const std::string key(csv_columns[index]);
-      const nlohmann::json cell = row.contains(key) ? row.at(key) : nlohmann::json();
+      const nlohmann::json cell = csv_value(row, std::string(csv_columns[index]));
       if (index > 0) {
         line += ',';
       }
