@@ -79,6 +79,20 @@ def main():
         broken = write(directory, "broken.json", [{"suite": "demo"}])
         code, _, output = run(reference, broken)
         expect(code == 2, "a malformed file is refused with exit code 2", output)
+
+        # Fields of the wrong type, a zero time and bytes that are no UTF-8: refused, no traceback.
+        for name, damage in (("text.json", {"median_s": "fast"}), ("zero.json", {"min_s": 0}),
+                             ("size.json", {"size": "large"})):
+            damaged = write(directory, name, [dict(base[0], **damage)] + base[1:])
+            finished = subprocess.run([sys.executable, COMPARE, damaged, reference], capture_output=True, text=True,
+                                      check=False)
+            expect(finished.returncode == 2 and "Traceback" not in finished.stderr,
+                   f"a result with {damage} is refused with exit code 2", finished.stderr)
+        binary = os.path.join(directory, "binary.json")
+        with open(binary, "wb") as handle:
+            handle.write(b"\xff\xfe{}")
+        code, _, output = run(reference, binary)
+        expect(code == 2, "a file that is no UTF-8 is refused with exit code 2", output)
     print("scripts/compare: all checks passed")
 
 

@@ -162,6 +162,14 @@ def main():
                                   check=False)
         expect(finished.returncode == 2 and "lacks" in finished.stderr, "a malformed file is refused with exit 2",
                finished.stdout + finished.stderr)
+
+        for damage in ({"ratio": None}, {"p": "two"}, {"core_round_trip_ns": []}, {"min_s": 0}):
+            with open(broken, "w", encoding="utf-8") as handle:
+                json.dump({"results": [dict(POINTS[0], **damage)] + POINTS[1:]}, handle)
+            finished = subprocess.run([sys.executable, REPORT, broken, report], capture_output=True, text=True,
+                                      check=False)
+            expect(finished.returncode == 2 and "Traceback" not in finished.stderr,
+                   f"a result with {damage} is refused with exit 2", finished.stdout + finished.stderr)
     print("scripts/report: all checks passed")
 
 

@@ -1,0 +1,69 @@
+"""Reading dash-bench result files (docs/benchmarks.md) for scripts/report and scripts/compare.
+
+load() checks every field the scripts use for its type, so that a damaged or foreign file is
+refused with a message naming the field instead of failing halfway with a traceback.
+"""
+
+import json
+import math
+
+TIMES = ("median_s", "min_s", "max_s", "baseline_median_s", "baseline_min_s", "baseline_max_s")
+
+
+class ResultsError(Exception):
+    """The file cannot be read as dash-bench results; the message says why."""
+
+
+def _number(value):
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def _whole(value):
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _row_problem(row):
+    """What is wrong with one result row, or None."""
+    if not isinstance(row, dict):
+        return "is not an object"
+    for key in ("suite", "case"):
+        if key in row and not isinstance(row[key], str):
+            return f"has {key} {row[key]!r}, not a string"
+    for key, least in (("p", 1), ("size", 0)):
+        if key in row and not (_whole(row[key]) and row[key] >= least):
+            return f"has {key} {row[key]!r}, not a whole number of at least {least}"
+    for key in TIMES:
+        if key in row and not (_number(row[key]) and row[key] > 0):
+            return f"has {key} {row[key]!r}, not a positive number of seconds"
+    if "ratio" in row and row["ratio"] is not None and not _number(row["ratio"]):
+        return f"has ratio {row['ratio']!r}, not a number"
+    if "verified" in row and not isinstance(row["verified"], bool):
+        return f"has verified {row['verified']!r}, not true or false"
+    if "size_unit" in row and not isinstance(row["size_unit"], str):
+        return f"has size_unit {row['size_unit']!r}, not a string"
+    round_trip = row.get("core_round_trip_ns")
+    if round_trip is not None and not (isinstance(round_trip, list) and len(round_trip) == 2 and
+                                       all(_number(value) and value > 0 for value in round_trip)):
+        return f"has core_round_trip_ns {round_trip!r}, not two positive numbers"
+    return None
+
+
+def load(path, required=()):
+    """(header, rows) of a results file; raises ResultsError. `required`: keys every row must have."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            document = json.load(handle)
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise ResultsError(f"cannot read {path}: {error}") from error
+    rows = document.get("results") if isinstance(document, dict) else None
+    if not isinstance(rows, list):
+        raise ResultsError(f"{path} is not a dash-bench results file (no 'results' list)")
+    for row in rows:
+        missing = [key for key in required if not isinstance(row, dict) or key not in row]
+        if missing:
+            raise ResultsError(f"{path}: a result lacks {', '.join(missing)}: {row}")
+        problem = _row_problem(row)
+        if problem:
+            raise ResultsError(f"{path}: a result {problem}: {row}")
+    header = document.get("header")
+    return header if isinstance(header, dict) else {}, rows
