@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <exception>
 #include <iostream>
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -126,16 +127,16 @@ int main(int argc, char** argv) {
       run->add_option("--np", arguments.ranks,
                       "Ranks to start when dash-bench launches itself under mpiexec (default 2); "
                       "under a launcher it must match the job size")
-          ->check(CLI::PositiveNumber);
+          ->check(CLI::Range(1, std::numeric_limits<int>::max()));
   run->add_option("--reps", arguments.reps, "Timed repetitions (default 5 with --quick, else 10)")
-      ->check(CLI::PositiveNumber);
+      ->check(CLI::Range(1, std::numeric_limits<int>::max()));
   run->add_option("--warmup", arguments.warmup_reps, "Untimed repetitions before timing")
       ->capture_default_str()
-      ->check(CLI::NonNegativeNumber);
+      ->check(CLI::Range(0, std::numeric_limits<int>::max()));
   run->add_option("--size", arguments.size,
                   "Run every case at this one size (in the case's unit) instead of its sweep; "
                   "for smoke tests")
-      ->check(CLI::PositiveNumber);
+      ->check(CLI::Range(std::size_t{1}, std::numeric_limits<std::size_t>::max()));
   run->add_option("--json", arguments.json_path, "Write the header and results as JSON");
   run->add_option("--csv", arguments.csv_path, "Write the results as CSV");
   CLI11_PARSE(app, argc, argv);
