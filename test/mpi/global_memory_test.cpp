@@ -164,6 +164,26 @@ TEST(GlobRef, ReadWriteCompoundAndAsync) {
   a.barrier();
 }
 
+// A future assigned over one still pending finishes the old transfer before its buffer goes (with
+// DASH_SHARED_MEMORY=0 the transfers are MPI one-sided operations that complete later).
+TEST(Future, AssigningOverAPendingFutureFinishesItFirst) {
+  constexpr std::size_t per_unit = 4;
+  dash::Array<long> a(per_unit * static_cast<std::size_t>(P()));
+  for (std::size_t i = 0; i < per_unit; ++i) {
+    a.local[i] = 1000L * me() + static_cast<long>(i);
+  }
+  a.barrier();
+  const auto right = static_cast<std::size_t>((me() + 1) % P());
+  bool ok = true;
+  for (int round = 0; round < 50; ++round) {
+    dash::Future<long> read = a[per_unit * right].get_async();
+    read = a[per_unit * right + 1].get_async();
+    ok = ok && read.wait() == 1000L * static_cast<long>(right) + 1;
+  }
+  EXPECT_TRUE(dash::testing::on_all_ranks(ok));
+  a.barrier();
+}
+
 TEST(GlobRef, StructElements) {
   dash::Array<Particle> particles(static_cast<std::size_t>(2 * P()));
   for (std::size_t i = 0; i < particles.local.size(); ++i) {
@@ -221,6 +241,16 @@ TYPED_TEST(AtomicTest, FetchAddFromEveryUnitCountsExactly) {
   counters[static_cast<std::size_t>(me())] = T{10};
   EXPECT_EQ(counters[static_cast<std::size_t>(me())].fetch_sub(T{3}), T{10});
   EXPECT_EQ(static_cast<T>(counters[static_cast<std::size_t>(me())]), T{7});
+  counters.barrier();
+  // One element's reference assigned to another's copies the value, as for plain elements.
+  if (me() == 0 && P() > 1) {
+    const std::size_t last = counters.size() - 1;
+    counters[0].store(T{5});
+    counters[last].store(T{0});
+    counters[last] = counters[0];
+    EXPECT_EQ(counters[last].load(), T{5});
+  }
+  counters.barrier();
 }
 
 TEST(Atomic, BitwiseOperationsOnIntegers) {

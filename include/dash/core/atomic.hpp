@@ -65,6 +65,12 @@ public:
     store(value);
     return *this;
   }
+  // Assigning another element's reference copies its value, as for GlobRef<T> (a load, then a
+  // store: two atomic operations, not one); without it, the copy would rebind this reference.
+  const GlobRef& operator=(const GlobRef& other) const {
+    store(other.load());
+    return *this;
+  }
 
   T exchange(T value) const { return fetch_op(value, MPI_REPLACE, "dash::Atomic::exchange: MPI_Fetch_and_op"); }
   T fetch_add(T value) const { return fetch_op(value, MPI_SUM, "dash::Atomic::fetch_add: MPI_Fetch_and_op"); }
@@ -98,7 +104,9 @@ public:
   // otherwise stores the current value in `expected` and returns false.
   bool compare_exchange(T& expected, T desired) const {
     using Bits = detail::same_width_unsigned<T>;
-    static_assert(sizeof(Bits) == sizeof(T));
+    static_assert(sizeof(Bits) == sizeof(T),
+                  "dash::Atomic::compare_exchange: T must be 1, 2, 4 or 8 bytes wide, the widths "
+                  "MPI_Compare_and_swap compares (long double is wider)");
     Bits expected_bits;
     Bits desired_bits;
     Bits found_bits;

@@ -80,6 +80,15 @@ public:
   // A future completed by `transfers`, which write into *value.
   Future(std::unique_ptr<T> value, detail::TransferSet transfers)
       : value_(std::move(value)), transfers_(std::move(transfers)) {}
+  Future(Future&&) noexcept = default;
+  // This future's transfers write into its buffer: they finish before the buffer goes.
+  Future& operator=(Future&& other) noexcept {
+    if (this != &other) {
+      transfers_ = std::move(other.transfers_);  // waits for this future's transfers first
+      value_ = std::move(other.value_);
+    }
+    return *this;
+  }
 
   bool valid() const noexcept { return value_ != nullptr; }
   bool test() {
