@@ -54,15 +54,16 @@ TagSpace Group::world_tag_space() { return TagSpace{1 + internal_tags, world_tag
 TagSpace Group::internal_tag_space() { return TagSpace{1, internal_tags}; }
 
 const Group& Group::world() {
-  // Rebuilt when the library is re-initialised (possible when the application owns MPI).
+  // Rebuilt when the library is re-initialised (possible when the application owns MPI): keyed on
+  // the initialisation, not on the base communicator's handle, which MPI may hand out again.
   static std::unique_ptr<Group> group;
-  static MPI_Comm built_for = MPI_COMM_NULL;
-  const MPI_Comm comm = base_comm();
-  if (!group || built_for != comm) {
+  static unsigned built_for = 0;
+  const unsigned generation = detail::runtime_generation();
+  if (!group || built_for != generation) {
     group = std::make_unique<Group>(static_cast<int>(dash::size()), dash::myid(),
                                     std::make_shared<IdentityMap>(), world_tag_space());
     group->state_->world = true;
-    built_for = comm;
+    built_for = generation;
   }
   return *group;
 }

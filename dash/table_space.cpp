@@ -19,11 +19,11 @@ std::size_t aligned(std::size_t bytes) { return (bytes + alignment - 1) / alignm
 
 std::shared_ptr<TableSpace> TableSpace::current() {
   static std::shared_ptr<TableSpace> space;
-  static MPI_Comm built_for = MPI_COMM_NULL;
-  const MPI_Comm comm = comm::base_comm();
-  if (!space || built_for != comm) {
+  static unsigned built_for = 0;  // the initialisation (a reused communicator handle would not tell)
+  const unsigned generation = comm::detail::runtime_generation();
+  if (!space || built_for != generation) {
     space = std::make_shared<TableSpace>(comm::detail::TableWindow::current().local().size());
-    built_for = comm;
+    built_for = generation;
   }
   return space;
 }

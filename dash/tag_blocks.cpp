@@ -27,16 +27,17 @@ TagBlockLayout TagBlockLayout::for_range(int first_free_tag, int tag_upper_bound
 
 std::shared_ptr<TagBlocks> TagBlocks::current() {
   static std::shared_ptr<TagBlocks> blocks;
-  static MPI_Comm built_for = MPI_COMM_NULL;
-  const MPI_Comm comm = comm::base_comm();
-  if (!blocks || built_for != comm) {
+  static unsigned built_for = 0;  // the initialisation (a reused communicator handle would not tell)
+  const unsigned generation = comm::detail::runtime_generation();
+  if (!blocks || built_for != generation) {
+    const MPI_Comm comm = comm::base_comm();
     int* upper_bound = nullptr;
     int found = 0;
     comm::check_mpi(MPI_Comm_get_attr(comm, MPI_TAG_UB, &upper_bound, &found), "dash::Team: MPI_Comm_get_attr");
     const int tag_ub = found != 0 && upper_bound != nullptr ? *upper_bound : 32767;
     const comm::TagSpace world = comm::Group::world_tag_space();
     blocks = std::make_shared<TagBlocks>(TagBlockLayout::for_range(world.first + world.count, tag_ub));
-    built_for = comm;
+    built_for = generation;
   }
   return blocks;
 }

@@ -84,11 +84,11 @@ std::unique_ptr<Team> Team::make_all() {
 
 Team& Team::All() {
   static std::unique_ptr<Team> all;
-  static MPI_Comm built_for = MPI_COMM_NULL;
-  const MPI_Comm comm = comm::base_comm();
-  if (!all || built_for != comm) {
+  static unsigned built_for = 0;  // the initialisation (a reused communicator handle would not tell)
+  const unsigned generation = comm::detail::runtime_generation();
+  if (!all || built_for != generation) {
     all = make_all();
-    built_for = comm;
+    built_for = generation;
   }
   return *all;
 }

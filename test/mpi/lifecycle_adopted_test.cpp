@@ -5,11 +5,15 @@
 
 #include <cstdlib>
 #include <iostream>
+#include <span>
 
 #include <mpi.h>
 
+#include <dash/comm/allreduce.hpp>
 #include <dash/comm/environment.hpp>
 #include <dash/comm/exception.hpp>
+#include <dash/comm/ops.hpp>
+#include <dash/core/team.hpp>
 
 #include "lifecycle_checks.hpp"
 
@@ -31,12 +35,24 @@ int main(int argc, char** argv) {
     unsetenv("DASH_LOG_LEVEL");
     expect_true(rejected && !dash::is_initialized(), "DASH_LOG_LEVEL=loud is rejected by dash::init");
 
-    for (int round = 0; round < 2; ++round) {
+    // Each initialisation gets its own Team::All() and world group, whether or not MPI hands out the
+    // base communicator's handle again (MPI does on some ranks and not on others).
+    const dash::Team* previous_all = nullptr;
+    for (int round = 0; round < 8; ++round) {
       dash::init();
       expect_true(!dash::comm::owns_mpi(), "dash adopts the application's MPI");
       int comparison = MPI_IDENT;
       MPI_Comm_compare(dash::comm::base_comm(), MPI_COMM_WORLD, &comparison);
       expect_true(comparison == MPI_CONGRUENT, "base_comm is a duplicate of MPI_COMM_WORLD");
+      dash::Team& all = dash::Team::All();
+      expect_true(&all != previous_all, "Team::All() is rebuilt by every initialisation");
+      previous_all = &all;
+      dash::Team& half = all.split(dash::size() > 1 ? 2 : 1);  // a team of this initialisation, left for finalize
+      half.barrier();
+      const int one = 1;
+      int sum = 0;
+      dash::comm::allreduce(std::span<const int>(&one, 1), std::span<int>(&sum, 1), dash::plus{});
+      expect_true(sum == static_cast<int>(dash::size()), "the world group's collectives run after re-initialisation");
       dash::barrier();
       dash::finalize();
       int mpi_finalized = 1;
