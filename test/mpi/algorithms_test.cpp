@@ -695,6 +695,25 @@ TEST(AlgorithmsBulkTransfer, SplitsTransfersAtTheIntCountLimit) {
   }
 }
 
+// A unit's own elements copied into its own memory, shifted down by one, as std::copy allows: the
+// source and the destination overlap (the sanitized runs flag memcpy on overlapping memory).
+TEST(AlgorithmsBulkTransfer, CopiesIntoTheCallersOwnOverlappingMemory) {
+  dash::Array<long> a(8 * static_cast<std::size_t>(P()));
+  const std::size_t first = a.pattern().global_index(static_cast<std::size_t>(me()), 0);
+  for (std::size_t i = 0; i < a.local.size(); ++i) {
+    a.local[i] = static_cast<long>(first + i);
+  }
+  a.barrier();
+  const auto begin = a.begin() + static_cast<std::ptrdiff_t>(first);
+  dash::copy(begin + 1, begin + static_cast<std::ptrdiff_t>(a.local.size()), a.lbegin());
+  bool ok = true;
+  for (std::size_t i = 0; i + 1 < a.local.size(); ++i) {
+    ok = ok && a.local[i] == static_cast<long>(first + i + 1);
+  }
+  EXPECT_TRUE(dash::testing::on_all_ranks(ok));
+  a.barrier();
+}
+
 TEST(AlgorithmErrors, RangesOfTwoContainersOrRunningBackwardsAreRejected) {
   dash::Array<int> a(20), b(20), short_array(5);
   try {

@@ -34,10 +34,12 @@ public:
       return;
     }
     if (std::byte* memory = segment_->direct(unit); memory != nullptr) {
+      // memmove: the local buffer may be this very memory (a copy within one unit's part, shifted
+      // down, as std::copy allows).
       if (direction_ == Direction::get) {
-        std::memcpy(writable(local), memory + offset, bytes);
+        std::memmove(writable(local), memory + offset, bytes);
       } else {
-        std::memcpy(memory + offset, local, bytes);
+        std::memmove(memory + offset, local, bytes);
       }
       return;
     }
