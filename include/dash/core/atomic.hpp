@@ -48,6 +48,7 @@ public:
   using value_type = T;
 
   explicit GlobRef(GlobPtr<Atomic<T>> address) noexcept : address_(address) {}
+  GlobRef(const GlobRef&) = default;
 
   GlobPtr<Atomic<T>> operator&() const noexcept { return address_; }  // NOLINT: the global address
 
