@@ -191,6 +191,9 @@ void CollectiveArena::write_to(int node_rank, std::byte* remote, const std::byte
 }
 
 CollectiveArena::~CollectiveArena() {
+  for (CollectiveRun* run : runs_) {
+    run->arena_closed();
+  }
   MPI_Win_unlock_all(window_);
   MPI_Win_free(&window_);
   MPI_Comm_free(&node_);

@@ -156,9 +156,13 @@ public:
   }
 
   ~SharedMemoryRun() override {
-    stop_counting();
-    arena_.leave(*this);
+    if (arena_open_) {
+      stop_counting();
+      arena_.leave(*this);
+    }
   }
+
+  void arena_closed() noexcept override { arena_open_ = false; }
 
   // Short calls follow each other in loops: a finished run's memory serves the next one instead of
   // the heap. Collectives are started and finished from one thread at a time (docs/configuration.md).
@@ -893,6 +897,7 @@ private:
   CollectiveArena& arena_;
   ArenaChannel& channel_;  // the group's: the world's (and a hierarchical run's node's) or a team's
   bool counted_ = true;    // among the channel's running runs (stop_counting)
+  bool arena_open_ = true;  // false once dash::finalize closed the arena (arena_closed)
   SharedMemoryCall call_;
   const Group* rail_;  // hierarchical runs: the caller's rail; size_ and rank_ are then its node's
   int size_;

@@ -234,6 +234,9 @@ class CollectiveRun {
 public:
   virtual bool advance() = 0;  // one round of progress without blocking; true when complete
   virtual bool done() const noexcept = 0;
+  // The arena is closing (dash::finalize) while the run's request still lives: the run must not
+  // touch the arena again, not even to leave it.
+  virtual void arena_closed() noexcept = 0;
 
 protected:
   ~CollectiveRun() = default;
