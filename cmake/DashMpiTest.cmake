@@ -19,17 +19,21 @@ find_package(GTest REQUIRED)
 set(DASH_TEST_DEFAULT_RANKS 1 2 3 4 5 8 CACHE STRING "Rank counts of every MPI test")
 set(DASH_TEST_DEFAULT_TIMEOUT 120 CACHE STRING "Default timeout (s) of an MPI test")
 
-execute_process(COMMAND ${MPIEXEC_EXECUTABLE} --version
-  OUTPUT_VARIABLE _dash_mpiexec_version ERROR_VARIABLE _dash_mpiexec_version
-  RESULT_VARIABLE _dash_mpiexec_rc)
+# Launcher flags and environment per MPI implementation (DASH_MPI, cmake/DashMpi.cmake): each
+# takes only its own options.
 set(DASH_MPIEXEC_FLAGS "")
 set(DASH_MPI_TEST_ENVIRONMENT "")
-if(_dash_mpiexec_version MATCHES "Open MPI|OpenRTE")
+if(DASH_MPI_IMPLEMENTATION STREQUAL "openmpi")
   # More ranks than cores need --oversubscribe; idle ranks yield the core instead of spinning.
   list(APPEND DASH_MPIEXEC_FLAGS --oversubscribe)
   list(APPEND DASH_MPI_TEST_ENVIRONMENT
     OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_mpi_yield_when_idle=1
     OMPI_MCA_rmaps_base_oversubscribe=1)
+elseif(DASH_MPI_IMPLEMENTATION STREQUAL "mpich")
+  # Hydra places any number of ranks on a host. Waiting ranks poll MPICH's progress engine and
+  # yield the core after MPIR_CVAR_POLLS_BEFORE_YIELD polls (1000 by default): oversubscribed,
+  # the rank that holds the next step needs that core at once.
+  list(APPEND DASH_MPI_TEST_ENVIRONMENT MPIR_CVAR_POLLS_BEFORE_YIELD=1)
 endif()
 
 if(DASH_SANITIZE)

@@ -37,8 +37,8 @@ void throw_not_uniform(std::string_view function, std::string_view argument,
                         "(rank " + std::to_string(rank) + " passed " + local_value + ")");
 }
 
-void throw_not_uniform(std::string_view function, std::string_view argument,
-                       const std::string& local_value, MPI_Comm comm) {
+void throw_not_uniform_on(std::string_view function, std::string_view argument,
+                          const std::string& local_value, MPI_Comm comm) {
   int rank = -1;
   MPI_Comm_rank(comm, &rank);
   throw_not_uniform(function, argument, local_value, rank);

@@ -35,8 +35,9 @@ bool digest_is_uniform(std::uint64_t digest, MPI_Comm comm);
 std::uint64_t fnv1a_digest(const void* bytes, std::size_t length) noexcept;
 [[noreturn]] void throw_not_uniform(std::string_view function, std::string_view argument,
                                     const std::string& local_value, int rank);
-[[noreturn]] void throw_not_uniform(std::string_view function, std::string_view argument,
-                                    const std::string& local_value, MPI_Comm comm);
+// Names the rank within `comm`. A name of its own: MPICH's MPI_Comm is an int.
+[[noreturn]] void throw_not_uniform_on(std::string_view function, std::string_view argument,
+                                       const std::string& local_value, MPI_Comm comm);
 }  // namespace detail
 
 // Collective over `comm`: throws dash::InvalidArgument on every rank unless `value` is bitwise
@@ -60,7 +61,7 @@ void check_uniform(const T& value, std::string_view function, std::string_view a
   } else {
     local << "<" << sizeof value << "-byte value>";
   }
-  detail::throw_not_uniform(function, argument, local.str(), comm);
+  detail::throw_not_uniform_on(function, argument, local.str(), comm);
 }
 
 // The non-blocking form of check_uniform, for collectives on any group: it starts the comparison
