@@ -1,14 +1,16 @@
 # Shared set-up for scripts/test and scripts/demo: Debian packages, configure, build.
 # Sourced, not executed.
 
-# Debian 12 packages the build, the tests and the benchmark runner need.
+# Debian 12 packages the build, the tests and the benchmark runner need, for both MPIs dash builds
+# with (DASH_MPI=openmpi, the default, or mpich). Debian builds FFTW-MPI for Open MPI only.
 dash_packages=(
   g++ cmake make git python3
   libopenmpi-dev openmpi-bin libhwloc-dev pkg-config
+  mpich libmpich-dev
   libgtest-dev valgrind
   libboost-dev libhwy-dev
   libfftw3-dev libfftw3-mpi-dev
-  libscalapack-openmpi-dev
+  libscalapack-openmpi-dev libscalapack-mpich-dev
   nlohmann-json3-dev libcli11-dev
   gnuplot-nox
 )
