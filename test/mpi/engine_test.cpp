@@ -4,6 +4,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <set>
 #include <utility>
 
 #include <gtest/gtest.h>
@@ -43,20 +44,17 @@ void complete(Execution& execution) {
   }
 }
 
-// Polls for up to `seconds`; true if the execution completed meanwhile.
-bool completes_within(Execution& execution, double seconds) {
-  const double start = MPI_Wtime();
-  while (MPI_Wtime() - start < seconds) {
-    if (execution.progress()) {
-      return true;
-    }
-  }
-  return false;
-}
+// What rank 0 sends rank 1 right after starting its execution, on the execution's communicator
+// and tag: distinct from every value the schedules move.
+constexpr int started_marker = -100;
 
 // Rank 0 receives from rank 1 in round 0 and sends to rank 1 in round 1, from a block the receive
-// does not touch: the send's own inputs are ready at once. Rank 1 posts its receive first and
-// sends only after it looked whether rank 0's message came early. Returns whether it did.
+// does not touch: the send's own inputs are ready at once. Rank 0 starts its execution, drives it
+// once, then sends rank 1 the marker on the same communicator and tag; rank 1 sends its part only
+// after its first receive from rank 0 completed. MPI does not let a message overtake an earlier
+// one of the same sender, communicator and tag, so rank 1's first receive holds the round 1 data
+// exactly when rank 0 posted that send before the marker, that is, before rank 1 sent anything.
+// Returns whether it did (on rank 1).
 bool second_round_send_arrives_first(bool fence) {
   const int tag = Group::world().next_tag();
   const int rank = dash::myid();
@@ -70,20 +68,25 @@ bool second_round_send_arrives_first(bool fence) {
     second.fence = fence;
     dash::comm::schedule::detail::add_send(second, 1, Buffer::input, BlockSet::range(0, 1));
     Execution execution = start(std::move(schedule), input.data(), output.data(), 1, tag);
+    execution.progress();
+    MPI_Send(&started_marker, static_cast<int>(sizeof(int)), MPI_BYTE, 1, tag, Group::world().comm());
     complete(execution);
     EXPECT_EQ(output[0], 101);
   } else if (rank == 1) {
     Schedule receiving;
     dash::comm::schedule::detail::add_receive(receiving.add_round(), 0, Buffer::output, BlockSet::range(0, 1));
     Execution receive = start(std::move(receiving), input.data(), output.data(), 1, tag);
-    // Without a fence rank 0 sends at once; with one, never before this rank's send below.
-    early = completes_within(receive, fence ? 0.3 : 30.0);
+    complete(receive);
+    const int first = output[0];
+    early = first != started_marker;
     Schedule sending;
     dash::comm::schedule::detail::add_send(sending.add_round(), 0, Buffer::input, BlockSet::range(0, 1));
     Execution send = start(std::move(sending), input.data(), output.data(), 1, tag);
     complete(send);
-    complete(receive);
-    EXPECT_EQ(output[0], 100);
+    int second = -1;
+    MPI_Recv(&second, static_cast<int>(sizeof(int)), MPI_BYTE, 0, tag, Group::world().comm(), MPI_STATUS_IGNORE);
+    // Both of rank 0's messages came, one after the other.
+    EXPECT_EQ(std::multiset<int>({first, second}), std::multiset<int>({100, started_marker}));
   }
   return early;
 }
@@ -96,7 +99,8 @@ TEST(EngineFence, HoldsALaterSendUntilTheEarlierRoundsFinished) {
 TEST(EngineFence, WithoutOneASendWithReadyInputsRunsAhead) {
   // The contrast that shows the test above can see a send that runs ahead.
   const bool early = second_round_send_arrives_first(false);
-  EXPECT_EQ(early, dash::myid() == 1) << "rank 1 did not receive rank 0's round 1 send before sending itself";
+  EXPECT_EQ(early, dash::myid() == 1)
+      << "rank 0's round 1 send, ready at its start, came after the marker it sent later";
 }
 
 }  // namespace
