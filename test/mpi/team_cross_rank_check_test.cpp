@@ -3,16 +3,10 @@
 // dash::InvalidArgument; checked collectives of sibling, nested and overlapping teams run
 // concurrently and in different orders on different members without deadlock.
 
-#include <chrono>
-#include <condition_variable>
-#include <cstdio>
-#include <cstdlib>
 #include <functional>
-#include <mutex>
 #include <numeric>
 #include <string>
 #include <string_view>
-#include <thread>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -132,47 +126,11 @@ void expect_mismatches_reported(const Group& group, int disagreeing) {
   }
 }
 
-// Every test runs under a watchdog: a member stuck in a collective (a check that did not report)
-// ends the job at once instead of leaving it to CTest's timeout.
-class TeamCrossRankCheck : public ::testing::Test {
-protected:
-  void SetUp() override {
-    const auto* test = ::testing::UnitTest::GetInstance()->current_test_info();
-    watchdog_ = std::thread([this, rank = me(), name = std::string(test->name())] { watch(rank, name); });
-  }
-
-  void TearDown() override {
-    {
-      const std::lock_guard lock(mutex_);
-      finished_ = true;
-    }
-    finished_signal_.notify_all();
-    watchdog_.join();
-  }
-
-private:
-  void watch(int rank, const std::string& name) {
-    constexpr auto limit = std::chrono::seconds(30);
-    std::unique_lock lock(mutex_);
-    if (!finished_signal_.wait_for(lock, limit, [this] { return finished_; })) {
-      std::fprintf(stderr, "[rank %d] TeamCrossRankCheck.%s did not finish within 30 s; ending the job\n", rank,
-                   name.c_str());
-      std::fflush(stderr);
-      std::_Exit(3);
-    }
-  }
-
-  std::mutex mutex_;
-  std::condition_variable finished_signal_;
-  bool finished_ = false;
-  std::thread watchdog_;
-};
-
 // A failed collective can leave messages of its tag in flight (sends of a wrong root, of rounds a
 // failing member never reached). A freed team's tag block serves the next split, whose sequence
 // starts over and could match them, so teams that ran mismatches stay until dash::finalize.
 
-TEST_F(TeamCrossRankCheck, MismatchOnOneMemberIsReportedByEveryMemberOfItsTeamOnly) {
+TEST(TeamCrossRankCheck, MismatchOnOneMemberIsReportedByEveryMemberOfItsTeamOnly) {
   // Team 0 has at least two members (every process when P = 2, a full-size team that is not the
   // world group); from P = 3 its sibling, team 1, runs the same calls with matching arguments.
   const int color = P() >= 3 && me() >= (P() + 1) / 2 ? 1 : 0;
@@ -184,7 +142,7 @@ TEST_F(TeamCrossRankCheck, MismatchOnOneMemberIsReportedByEveryMemberOfItsTeamOn
   EXPECT_TRUE(allreduce_sees_members(Team::All()));
 }
 
-TEST_F(TeamCrossRankCheck, SiblingTeamsCheckConcurrently) {
+TEST(TeamCrossRankCheck, SiblingTeamsCheckConcurrently) {
   Team& halves = Team::All().split(std::min(2, P()));
   const std::vector<int> in(40, me() + 1);
   std::vector<int> half_sum(40), world_sum(40);
@@ -206,7 +164,7 @@ TEST_F(TeamCrossRankCheck, SiblingTeamsCheckConcurrently) {
   halves.free();
 }
 
-TEST_F(TeamCrossRankCheck, NestedTeamsCheckThroughTheirOwnMembers) {
+TEST(TeamCrossRankCheck, NestedTeamsCheckThroughTheirOwnMembers) {
   // outer: a half (every process below P = 4); inner: the same members in reverse order, split from
   // outer through a distributed table; innermost: a half of inner.
   Team& outer = Team::All().split(P() >= 4 ? 2 : 1);
@@ -230,7 +188,7 @@ TEST_F(TeamCrossRankCheck, NestedTeamsCheckThroughTheirOwnMembers) {
 // different members (as MPI allows for communicators): the checks must not make them wait for
 // each other. Here the world, a full-size team that is not the world group, and a child start
 // in an order that rotates with the member.
-TEST_F(TeamCrossRankCheck, OverlappingTeamsStartedInDifferentOrdersComplete) {
+TEST(TeamCrossRankCheck, OverlappingTeamsStartedInDifferentOrdersComplete) {
   Team& whole = Team::All().split(1);
   Team& half = whole.split(std::min(2, P()));
   const std::vector<const Group*> groups{&Team::All().group(), &whole.group(), &half.group()};
@@ -250,7 +208,7 @@ TEST_F(TeamCrossRankCheck, OverlappingTeamsStartedInDifferentOrdersComplete) {
   whole.free();
 }
 
-TEST_F(TeamCrossRankCheck, NullTeamTakesNoPart) {
+TEST(TeamCrossRankCheck, NullTeamTakesNoPart) {
   // Process 0 joins no team (from P = 2); the others run checked collectives without it.
   Team& some = Team::All().split_by(P() >= 2 && me() == 0 ? Team::Undefined : 0, me());
   std::vector<int> in(4, 1), out(4);
@@ -270,7 +228,7 @@ TEST_F(TeamCrossRankCheck, NullTeamTakesNoPart) {
 
 // Groups built by Group's own constructor check the same way: every process in reverse order
 // (full size, not the world group).
-TEST_F(TeamCrossRankCheck, GroupOfBaseRanksChecksThroughItsMembers) {
+TEST(TeamCrossRankCheck, GroupOfBaseRanksChecksThroughItsMembers) {
   std::vector<int> reversed(static_cast<std::size_t>(P()));
   std::iota(reversed.rbegin(), reversed.rend(), 0);
   // The last team tag block: teams take the lowest free ones.
