@@ -82,13 +82,20 @@ int run_benchmarks(const RunArguments& arguments, bool ranks_given,
       dash::bench::write_csv_file(arguments.csv_path, rows);
     }
   };
-  const auto results = dash::bench::run_sweep(plan, options, world, [&](const auto& so_far) {
-    write_files(dash::bench::result_rows(so_far), false);
-  });
+  const auto record_skipped = [&](const dash::bench::SweepResults& so_far) {
+    header["skipped"] = dash::bench::skipped_points(so_far.skipped);
+  };
+  const dash::bench::SweepResults done =
+      dash::bench::run_sweep(plan, options, world, [&](const dash::bench::SweepResults& so_far) {
+        record_skipped(so_far);
+        write_files(dash::bench::result_rows(so_far.results), false);
+      });
+  const std::vector<dash::bench::Result>& results = done.results;
 
   const auto failures = static_cast<std::size_t>(std::count_if(
       results.begin(), results.end(), [](const auto& result) { return !result.verified(); }));
   if (is_root) {
+    record_skipped(done);
     const auto rows = dash::bench::result_rows(results);
     dash::bench::print_table(std::cout, header, rows);
     std::cout.flush();

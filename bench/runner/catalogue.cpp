@@ -36,6 +36,7 @@ void print_catalogue(std::ostream& out) {
     out << "  " << bench_case.name << std::string(name_width - bench_case.name.size() + 2, ' ')
         << "impl:     " << bench_case.impl << "\n"
         << indent << "baseline: " << bench_case.baseline << "\n"
+        << (bench_case.baseline_unavailable ? indent + "          not in this build: " + *bench_case.baseline_unavailable + "\n" : "")
         << indent << "sizes:    quick " << join_sizes(bench_case.sizes(Sweep::quick)) << "; full "
         << join_sizes(bench_case.sizes(Sweep::full)) << " (" << bench_case.size_unit << ")\n";
     if (!bench_case.extra_metrics.empty()) {

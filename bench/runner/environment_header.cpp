@@ -12,7 +12,7 @@
 #include "runner/cache_size.hpp"
 
 // DASH_BENCH_* macros: the revision from the header above, the others defined at configure time by
-// bench/CMakeLists.txt.
+// bench/CMakeLists.txt (DASH_BENCH_MPI_IMPLEMENTATION: openmpi or mpich, cmake/DashMpi.cmake).
 
 namespace dash::bench {
 
@@ -26,6 +26,25 @@ std::string mpi_library_version() {
   // Some libraries append newlines and NULs.
   version = version.substr(0, version.find_last_not_of(std::string_view("\n\r \0", 4)) + 1);
   return std::string(version);
+}
+
+// "Open MPI v4.1.4", "MPICH 4.0.2 (ch4:ucx)": which MPI ran, in a few words, from its version text.
+std::string mpi_summary(std::string_view library) {
+  const auto field = [&](std::string_view key) -> std::string_view {
+    const std::size_t start = library.find(key);
+    if (start == std::string_view::npos) {
+      return {};
+    }
+    std::string_view value = library.substr(start + key.size());
+    value = value.substr(0, value.find('\n'));
+    const std::size_t first = value.find_first_not_of(" \t");
+    return first == std::string_view::npos ? std::string_view{} : value.substr(first);
+  };
+  if (const std::string_view version = field("MPICH Version:"); !version.empty()) {
+    const std::string_view device = field("MPICH Device:");
+    return "MPICH " + std::string(version) + (device.empty() ? "" : " (" + std::string(device) + ")");
+  }
+  return std::string(library.substr(0, library.find_first_of(",\n")));
 }
 
 std::string mpi_standard_version() {
@@ -59,6 +78,7 @@ nlohmann::json environment_header(MPI_Comm world, const RunOptions& options,
                                   const std::vector<std::string>& command) {
   int ranks = 0;
   comm::check_mpi(MPI_Comm_size(world, &ranks), "dash-bench: MPI_Comm_size");
+  const std::string library = mpi_library_version();
   return nlohmann::json{
       {"tool", "dash-bench"},
       {"command", command},
@@ -67,7 +87,9 @@ nlohmann::json environment_header(MPI_Comm world, const RunOptions& options,
       {"cores", std::thread::hardware_concurrency()},
       {"last_level_cache_bytes", last_level_cache_bytes()},
       {"ranks", ranks},
-      {"mpi_library", mpi_library_version()},
+      {"mpi", mpi_summary(library)},
+      {"mpi_implementation", DASH_BENCH_MPI_IMPLEMENTATION},
+      {"mpi_library", library},
       {"mpi_standard", mpi_standard_version()},
       {"mpi_thread_level", std::string(comm::to_string(comm::provided_thread_level()))},
       {"git_revision", DASH_BENCH_GIT_REVISION},

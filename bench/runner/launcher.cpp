@@ -8,6 +8,7 @@
 #include <cstring>
 #include <filesystem>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <dash/comm/exception.hpp>
@@ -40,18 +41,26 @@ bool started_by_mpi_launcher() {
 void relaunch_under_mpiexec(int ranks, int argc, char** argv) {
   std::vector<std::string> command{DASH_BENCH_MPIEXEC, DASH_BENCH_MPIEXEC_NUMPROC_FLAG,
                                    std::to_string(ranks)};
-  if constexpr (DASH_BENCH_MPIEXEC_IS_OPEN_MPI != 0) {
-    // Open MPI refuses more ranks than it counts slots (cores) without --oversubscribe, and
-    // refuses to run as root unless told that this is intended.
-    command.emplace_back("--oversubscribe");
-    // The coll suite forces Open MPI's native algorithms one by one through MPI_T, which the
-    // tuned component honours only with dynamic rules on; its default decision is unchanged.
-    setenv("OMPI_MCA_coll_tuned_use_dynamic_rules", "1", 0);
-    if (geteuid() == 0) {
-      setenv("OMPI_ALLOW_RUN_AS_ROOT", "1", 1);
-      setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1", 1);
-    }
+#if DASH_BENCH_MPI_OPENMPI
+  // Open MPI refuses more ranks than it counts slots (cores) without --oversubscribe, and
+  // refuses to run as root unless told that this is intended.
+  command.emplace_back("--oversubscribe");
+  // The coll suite forces Open MPI's native algorithms one by one through MPI_T, which the
+  // tuned component honours only with dynamic rules on; its default decision is unchanged.
+  setenv("OMPI_MCA_coll_tuned_use_dynamic_rules", "1", 0);
+  if (geteuid() == 0) {
+    setenv("OMPI_ALLOW_RUN_AS_ROOT", "1", 1);
+    setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1", 1);
   }
+#elif DASH_BENCH_MPI_MPICH
+  // MPICH's Hydra places any number of ranks and runs as root, but binds nothing by default
+  // (Open MPI binds to cores): unbound ranks migrate, and the timings of the shared-memory paths
+  // scatter. One core each when there are enough.
+  if (static_cast<unsigned>(ranks) <= std::thread::hardware_concurrency()) {
+    command.emplace_back("-bind-to");
+    command.emplace_back("core");
+  }
+#endif
   command.push_back(own_executable(argv[0]));
   for (int index = 1; index < argc; ++index) {
     command.emplace_back(argv[index]);

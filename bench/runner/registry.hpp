@@ -10,6 +10,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -88,12 +89,24 @@ struct Case {
   // The sizes define the problem (e.g. the classes of an NPB kernel): under --size N the case runs
   // only when N is one of its full sweep's sizes, and is left out otherwise.
   bool only_own_sizes = false;
+  // Set when the baseline cannot run in this build (e.g. FFTW-MPI, which Debian builds for Open MPI
+  // only, under MPICH): why. The runner then times and verifies the implementation alone, and the
+  // results carry this text instead of baseline times and a ratio.
+  std::optional<std::string> baseline_unavailable = std::nullopt;
   // The case calls MPI from several threads at once. A job that runs it initialises MPI with
   // MPI_THREAD_MULTIPLE, which changes MPI for every case of that job (runner/thread_multiple.hpp),
   // so `all` leaves the case out: it runs when its suite or its name is the target.
   bool needs_thread_multiple = false;
 
   std::string id() const { return suite + "/" + name; }
+};
+
+// Thrown by Case::make_workload, alike on every active rank, when the point cannot run in this job
+// (e.g. the MPI library cannot apply a forced algorithm to these arguments): the runner records the
+// point as skipped, with this message as the reason, and goes on.
+class PointNotApplicable : public std::runtime_error {
+public:
+  using std::runtime_error::runtime_error;
 };
 
 // p = 1 (one rank alone, the others idle) and p = the whole job.

@@ -38,6 +38,11 @@ nlohmann::json csv_value(const nlohmann::json& row, const std::string& column) {
 nlohmann::json to_row(const Result& result) {
   const Case& bench_case = *result.point.bench_case;
   const int p = result.point.active_ranks;
+  const std::optional<Summary>& baseline = result.baseline;
+  // Without a baseline its columns are null, and the row says why it has none.
+  const auto baseline_value = [&](double Summary::*field) {
+    return baseline ? nlohmann::json((*baseline).*field) : nlohmann::json();
+  };
   nlohmann::json row{
       {"suite", bench_case.suite},
       {"case", bench_case.name},
@@ -50,13 +55,16 @@ nlohmann::json to_row(const Result& result) {
       {"median_s", result.impl.median},
       {"min_s", result.impl.min},
       {"max_s", result.impl.max},
-      {"baseline_median_s", result.baseline.median},
-      {"baseline_min_s", result.baseline.min},
-      {"baseline_max_s", result.baseline.max},
+      {"baseline_median_s", baseline_value(&Summary::median)},
+      {"baseline_min_s", baseline_value(&Summary::min)},
+      {"baseline_max_s", baseline_value(&Summary::max)},
       // Above 1 means the implementation is faster than its baseline.
-      {"ratio", result.baseline.median / result.impl.median},
+      {"ratio", baseline ? nlohmann::json(baseline->median / result.impl.median) : nlohmann::json()},
       {"verified", result.verified()},
   };
+  if (bench_case.baseline_unavailable) {
+    row["baseline_unavailable"] = *bench_case.baseline_unavailable;
+  }
   if (!std::isnan(result.core_round_trip_before_ns) && !std::isnan(result.core_round_trip_after_ns)) {
     row["core_round_trip_ns"] = {result.core_round_trip_before_ns, result.core_round_trip_after_ns};
   }
@@ -65,23 +73,26 @@ nlohmann::json to_row(const Result& result) {
     const double work = bench_case.rate->work(result.point.size, p);
     row["metric"] = bench_case.rate->unit;
     row["value"] = work / result.impl.min;
-    row["baseline_value"] = work / result.baseline.min;
+    row["baseline_value"] = baseline ? nlohmann::json(work / baseline->min) : nlohmann::json();
     row["per_rank_value"] = work / result.impl.min / p;
-    row["baseline_per_rank_value"] = work / result.baseline.min / p;
+    row["baseline_per_rank_value"] = baseline ? nlohmann::json(work / baseline->min / p) : nlohmann::json();
   }
   if (!bench_case.extra_metrics.empty()) {
     nlohmann::json extra = nlohmann::json::array();
     for (std::size_t index = 0; index < bench_case.extra_metrics.size(); ++index) {
       const Summary& impl = result.impl_extra.at(index);
-      const Summary& baseline = result.baseline_extra.at(index);
+      const Summary* baseline_extra = baseline ? &result.baseline_extra.at(index) : nullptr;
+      const auto baseline_metric = [&](double Summary::*field) {
+        return baseline_extra != nullptr ? nlohmann::json(baseline_extra->*field) : nlohmann::json();
+      };
       extra.push_back({{"name", bench_case.extra_metrics[index].name},
                        {"unit", bench_case.extra_metrics[index].unit},
                        {"median", impl.median},
                        {"min", impl.min},
                        {"max", impl.max},
-                       {"baseline_median", baseline.median},
-                       {"baseline_min", baseline.min},
-                       {"baseline_max", baseline.max}});
+                       {"baseline_median", baseline_metric(&Summary::median)},
+                       {"baseline_min", baseline_metric(&Summary::min)},
+                       {"baseline_max", baseline_metric(&Summary::max)}});
     }
     row["extra"] = std::move(extra);
   }
@@ -138,8 +149,11 @@ std::string format_seconds(double seconds) {
   return format_number(seconds * 1e9, "%.3g ns");
 }
 
-// "median (min .. max)"
+// "median (min .. max)"; "unavailable" for a baseline that did not run.
 std::string format_timing(const nlohmann::json& row, const std::string& prefix) {
+  if (row.at(prefix + "median_s").is_null()) {
+    return "unavailable";
+  }
   return format_seconds(row.at(prefix + "median_s").get<double>()) + " (" +
          format_seconds(row.at(prefix + "min_s").get<double>()) + " .. " +
          format_seconds(row.at(prefix + "max_s").get<double>()) + ")";
@@ -147,7 +161,7 @@ std::string format_timing(const nlohmann::json& row, const std::string& prefix) 
 
 // "21.4 GB/s", with the per-rank share when several ranks run: "21.4 GB/s (10.7/rank)"
 std::string format_rate(const nlohmann::json& row, const std::string& prefix) {
-  if (!row.contains("metric")) {
+  if (!row.contains("metric") || row.at(prefix + "value").is_null()) {
     return "-";
   }
   std::string text = format_number(row.at(prefix + "value").get<double>(), "%.4g ") +
@@ -165,7 +179,10 @@ std::string format_extra_metric(const nlohmann::json* metric) {
     return "-";
   }
   const bool seconds = metric->at("unit").get<std::string>() == "s";
-  const auto format = [&](const char* key) {
+  const auto format = [&](const char* key) -> std::string {
+    if (metric->at(key).is_null()) {
+      return "-";
+    }
     const double value = metric->at(key).get<double>();
     return seconds ? format_seconds(value) : format_number(value, "%.3g");
   };
@@ -226,6 +243,19 @@ void finish_writing(std::ofstream& file, const std::string& path) {
 
 }  // namespace
 
+nlohmann::json skipped_points(const std::vector<SkippedPoint>& skipped) {
+  nlohmann::json points = nlohmann::json::array();
+  for (const SkippedPoint& point : skipped) {
+    points.push_back({{"suite", point.point.bench_case->suite},
+                      {"case", point.point.bench_case->name},
+                      {"p", point.point.active_ranks},
+                      {"size", point.point.size},
+                      {"size_unit", point.point.bench_case->size_unit},
+                      {"reason", point.reason}});
+  }
+  return points;
+}
+
 nlohmann::json result_rows(const std::vector<Result>& results) {
   nlohmann::json rows = nlohmann::json::array();
   for (const Result& result : results) {
@@ -240,7 +270,8 @@ void print_table(std::ostream& out, const nlohmann::json& header, const nlohmann
       << header.at("host").get<std::string>() << ", " << ranks
       << (ranks == 1 ? " rank, " : " ranks, ")
       << header.at("build_type").get<std::string>() << " build, "
-      << header.at("timed_reps").get<int>() << " timed reps, MPI thread level "
+      << header.at("timed_reps").get<int>() << " timed reps, "
+      << header.at("mpi").get<std::string>() << ", MPI thread level "
       << header.at("mpi_thread_level").get<std::string>() << "\n"
       << "ratio = baseline median / implementation median (above 1: the implementation is "
          "faster); rates from the best time\n";
@@ -271,7 +302,7 @@ void print_table(std::ostream& out, const nlohmann::json& header, const nlohmann
                        std::to_string(row.at("size").get<std::size_t>()),
                        format_timing(row, ""),
                        format_timing(row, "baseline_"),
-                       format_number(row.at("ratio").get<double>(), "%.3f"),
+                       row.at("ratio").is_null() ? "-" : format_number(row.at("ratio").get<double>(), "%.3f"),
                        format_rate(row, ""),
                        format_rate(row, "baseline_"),
                        row.at("verified").get<bool>() ? "yes" : "NO"});
@@ -281,6 +312,25 @@ void print_table(std::ostream& out, const nlohmann::json& header, const nlohmann
     }
     out << "\nsuite " << suite << '\n';
     print_columns(out, lines);
+    std::vector<std::string> without_baseline;
+    for (const nlohmann::json& row : suite_rows) {
+      if (row.contains("baseline_unavailable")) {
+        const std::string note = row.at("case").get<std::string>() + ": no baseline: " +
+                                 row.at("baseline_unavailable").get<std::string>();
+        if (std::find(without_baseline.begin(), without_baseline.end(), note) == without_baseline.end()) {
+          without_baseline.push_back(note);
+          out << note << '\n';
+        }
+      }
+    }
+  }
+  if (header.contains("skipped") && !header.at("skipped").empty()) {
+    out << "\nskipped (could not run in this job):\n";
+    for (const nlohmann::json& point : header.at("skipped")) {
+      out << "  " << point.at("suite").get<std::string>() << '/' << point.at("case").get<std::string>()
+          << " p=" << point.at("p").get<int>() << " size=" << point.at("size").get<std::size_t>() << ": "
+          << point.at("reason").get<std::string>() << '\n';
+    }
   }
   if (any_extra) {
     out << "\nextra metrics: medians over the timed repetitions (docs/benchmarks.md describes "

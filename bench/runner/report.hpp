@@ -16,6 +16,11 @@ namespace dash::bench {
 // these rows. Call on rank 0, which holds the timings.
 nlohmann::json result_rows(const std::vector<Result>& results);
 
+// The header's "skipped" list: suite, case, p, size, size_unit and reason of each point that did not
+// run.
+nlohmann::json skipped_points(const std::vector<SkippedPoint>& skipped);
+
+// The table of every suite's rows, the cases without a baseline and the header's skipped points.
 void print_table(std::ostream& out, const nlohmann::json& header, const nlohmann::json& rows);
 
 // {"header": header, "results": rows}. Throws dash::Exception when the file cannot be written.

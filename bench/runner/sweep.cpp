@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <cstdio>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include <dash/comm/check.hpp>
@@ -115,22 +117,38 @@ private:
   std::vector<std::vector<double>> samples_;
 };
 
-Result run_point(const SweepPoint& point, const RunOptions& options, MPI_Comm world, int rank,
-                 CoreRoundTrip& core_round_trip) {
+// The point's result, or why it was skipped. Collective over `world`.
+std::variant<Result, SkippedPoint> run_point(const SweepPoint& point, const RunOptions& options,
+                                             MPI_Comm world, int rank, CoreRoundTrip& core_round_trip) {
   const double round_trip_before = core_round_trip.measure();
   const bool active = rank < point.active_ranks;
   const Team team(world, active, rank);
   std::unique_ptr<Workload> workload;
+  std::optional<std::string> not_applicable;
   if (active) {
-    workload =
-        point.bench_case->make_workload(Problem{point.size, point.active_ranks, team.comm()});
+    try {
+      workload =
+          point.bench_case->make_workload(Problem{point.size, point.active_ranks, team.comm()});
+    } catch (const PointNotApplicable& error) {
+      not_applicable = error.what();
+    }
+  }
+  // Every rank, idle ones too, takes part in the timing's collectives: all skip or none.
+  int applicable = not_applicable ? 0 : 1;
+  comm::check_mpi(MPI_Allreduce(MPI_IN_PLACE, &applicable, 1, MPI_INT, MPI_MIN, world),
+                  "dash-bench: MPI_Allreduce");
+  if (applicable == 0) {
+    return SkippedPoint{point, not_applicable.value_or("not applicable on another rank")};
   }
 
   // Alternating the two in one run exposes both to the same machine state (frequency, other
   // load), which makes their ratio more stable than the times themselves.
+  const bool with_baseline = !point.bench_case->baseline_unavailable;
   for (int rep = 0; rep < options.warmup_reps; ++rep) {
     timed_run(world, workload.get(), Side::impl);
-    timed_run(world, workload.get(), Side::baseline);
+    if (with_baseline) {
+      timed_run(world, workload.get(), Side::baseline);
+    }
   }
   const auto& calls_per_run = point.bench_case->calls_per_run;
   const double calls = calls_per_run ? static_cast<double>(calls_per_run(point.size)) : 1.0;
@@ -141,17 +159,19 @@ Result run_point(const SweepPoint& point, const RunOptions& options, MPI_Comm wo
   for (int rep = 0; rep < options.timed_reps; ++rep) {
     impl_times.push_back(timed_run(world, workload.get(), Side::impl) / calls);
     impl_extra.record(workload.get(), Side::impl);
-    baseline_times.push_back(timed_run(world, workload.get(), Side::baseline) / calls);
-    baseline_extra.record(workload.get(), Side::baseline);
+    if (with_baseline) {
+      baseline_times.push_back(timed_run(world, workload.get(), Side::baseline) / calls);
+      baseline_extra.record(workload.get(), Side::baseline);
+    }
   }
 
   const bool impl_verified = verified_everywhere(world, workload.get(), Side::impl);
-  const bool baseline_verified = verified_everywhere(world, workload.get(), Side::baseline);
+  const bool baseline_verified = !with_baseline || verified_everywhere(world, workload.get(), Side::baseline);
   const double round_trip_after = core_round_trip.measure();
   return Result{point,
                 options.timed_reps,
                 summarize(std::move(impl_times)),
-                summarize(std::move(baseline_times)),
+                with_baseline ? std::optional<Summary>(summarize(std::move(baseline_times))) : std::nullopt,
                 std::move(impl_extra).summaries(),
                 std::move(baseline_extra).summaries(),
                 impl_verified,
@@ -203,8 +223,8 @@ std::vector<SweepPoint> plan_sweep(const std::vector<const Case*>& cases,
   return plan;
 }
 
-std::vector<Result> run_sweep(const std::vector<SweepPoint>& plan, const RunOptions& options,
-                              MPI_Comm world, const PointsDone& points_done) {
+SweepResults run_sweep(const std::vector<SweepPoint>& plan, const RunOptions& options,
+                       MPI_Comm world, const PointsDone& points_done) {
   int rank = 0;
   comm::check_mpi(MPI_Comm_rank(world, &rank), "dash-bench: MPI_Comm_rank");
   // A point's run time grows with its size; p matters little while ranks run concurrently.
@@ -215,25 +235,34 @@ std::vector<Result> run_sweep(const std::vector<SweepPoint>& plan, const RunOpti
   Progress progress(std::move(weights), rank == 0);
   CoreRoundTrip core_round_trip(world);
 
-  std::vector<Result> results;
+  SweepResults done;
   for (std::size_t index = 0; index < plan.size(); ++index) {
     // An error here may strike some ranks only (a file only rank 0 writes, an allocation where
     // only rank 0 is active): abort while the round-trip window is still open, since freeing it
     // is collective and the other ranks wait elsewhere.
     try {
-      results.push_back(run_point(plan[index], options, world, rank, core_round_trip));
-      if (rank == 0 && !results.back().verified()) {
-        report_verification_failure(results.back());
+      auto outcome = run_point(plan[index], options, world, rank, core_round_trip);
+      if (auto* skipped = std::get_if<SkippedPoint>(&outcome)) {
+        if (rank == 0) {
+          std::fprintf(stderr, "dash-bench: skipped %s: %s\n", skipped->point.description().c_str(),
+                       skipped->reason.c_str());
+        }
+        done.skipped.push_back(std::move(*skipped));
+      } else {
+        done.results.push_back(std::move(std::get<Result>(outcome)));
+        if (rank == 0 && !done.results.back().verified()) {
+          report_verification_failure(done.results.back());
+        }
       }
       if (rank == 0 && points_done) {
-        points_done(results);
+        points_done(done);
       }
     } catch (const std::exception& error) {
       abort_job(error);
     }
     progress.point_done(index, plan[index].description());
   }
-  return results;
+  return done;
 }
 
 }  // namespace dash::bench

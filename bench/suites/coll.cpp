@@ -1,7 +1,12 @@
 // The collectives suite: every algorithm of dash::comm for allreduce, allgather,
-// reduce_scatter_block, alltoall and bcast, and every one of Open MPI's own algorithms forced by
-// ID, each against Open MPI's default decision in the same run. Sizes are bytes per contribution
-// (per rank for allreduce and bcast, per block for the others), 8 B to 64 MiB.
+// reduce_scatter_block, alltoall and bcast, and every one of the MPI library's own algorithms
+// (Open MPI's or MPICH's, suites/native_algorithm.hpp), each against that library's default
+// decision in the same run. Sizes are bytes per contribution (per rank for allreduce and bcast, per
+// block for the others), 8 B to 64 MiB.
+//
+// Map: operations (the five collectives), Contender and Buffer (who runs, on which memory),
+// CollectiveWorkload (one case at one point), FloorWorkload (the memory-traffic floor), sizes and
+// calls per run, make_case, and the registration of every case at the end.
 
 #include <algorithm>
 #include <cmath>
@@ -40,26 +45,18 @@ std::size_t doubles_in(std::size_t bytes) {
 
 struct OperationInfo {
   Operation operation;
-  std::string_view name;       // also the Open MPI control variable's infix
+  std::string_view name;  // also how the native algorithms name the collective
   comm::Coll collective;
   std::string_view mpi_call;
-  std::vector<std::pair<int, std::string_view>> native;  // Open MPI 4.1 tuned algorithm IDs
 };
 
 const std::vector<OperationInfo>& operations() {
   static const std::vector<OperationInfo> table{
-      {Operation::allreduce, "allreduce", comm::Coll::allreduce, "MPI_Allreduce",
-       {{1, "basic_linear"}, {2, "nonoverlapping"}, {3, "recursive_doubling"}, {4, "ring"},
-        {5, "segmented_ring"}, {6, "rabenseifner"}}},
-      {Operation::allgather, "allgather", comm::Coll::allgather, "MPI_Allgather",
-       {{1, "linear"}, {2, "bruck"}, {3, "recursive_doubling"}, {4, "ring"}, {5, "neighbor"}, {6, "two_proc"}}},
-      {Operation::reduce_scatter_block, "reduce_scatter_block", comm::Coll::reduce_scatter, "MPI_Reduce_scatter_block",
-       {{1, "basic_linear"}, {2, "recursive_doubling"}, {3, "recursive_halving"}, {4, "butterfly"}}},
-      {Operation::alltoall, "alltoall", comm::Coll::alltoall, "MPI_Alltoall",
-       {{1, "linear"}, {2, "pairwise"}, {3, "modified_bruck"}, {4, "linear_sync"}, {5, "two_proc"}}},
-      {Operation::bcast, "bcast", comm::Coll::bcast, "MPI_Bcast",
-       {{1, "basic_linear"}, {2, "chain"}, {3, "pipeline"}, {4, "split_binary_tree"}, {5, "binary_tree"},
-        {6, "binomial"}, {7, "knomial"}, {8, "scatter_allgather"}, {9, "scatter_allgather_ring"}}},
+      {Operation::allreduce, "allreduce", comm::Coll::allreduce, "MPI_Allreduce"},
+      {Operation::allgather, "allgather", comm::Coll::allgather, "MPI_Allgather"},
+      {Operation::reduce_scatter_block, "reduce_scatter_block", comm::Coll::reduce_scatter, "MPI_Reduce_scatter_block"},
+      {Operation::alltoall, "alltoall", comm::Coll::alltoall, "MPI_Alltoall"},
+      {Operation::bcast, "bcast", comm::Coll::bcast, "MPI_Bcast"},
   };
   return table;
 }
@@ -70,10 +67,10 @@ constexpr double garbage = std::numeric_limits<double>::quiet_NaN();
 double input_value(int rank, std::size_t index) { return rank + 1 + static_cast<double>(index % 7) * 0.5; }
 
 // Who runs the measured calls: our collective (an algorithm name, empty for the library's
-// choice; on the world group or on a team) or Open MPI on a communicator with a forced algorithm.
+// choice; on the world group or on a team) or the MPI library with one of its algorithms forced.
 struct Contender {
   std::string algorithm;
-  MPI_Comm native = MPI_COMM_NULL;
+  std::unique_ptr<ForcedAlgorithm> native;
   bool on_team = false;
 };
 
@@ -122,13 +119,17 @@ public:
     if (contender_.on_team) {  // the whole job: the workload runs on every rank
       team_of_all_ = &Team::All().split(1);
     }
+    if (contender_.native) {
+      // A forced algorithm the library cannot apply to these arguments is no result: the point is skipped.
+      reset();
+      if (auto refusal = contender_.native->refusal([this](MPI_Comm comm) { return run_mpi(comm); })) {
+        throw PointNotApplicable(*refusal);
+      }
+    }
     reset();
   }
 
   ~CollectiveWorkload() override {
-    if (contender_.native != MPI_COMM_NULL) {
-      MPI_Comm_free(&contender_.native);
-    }
     if (team_of_all_ != nullptr) {
       team_of_all_->free();
     }
@@ -137,12 +138,17 @@ public:
   CollectiveWorkload& operator=(const CollectiveWorkload&) = delete;
 
   void run_impl() override {
-    for (std::size_t call = 0; call < calls_; ++call) {
-      if (contender_.native != MPI_COMM_NULL) {
-        run_mpi(contender_.native);
-      } else {
-        run_ours();
+    if (contender_.native) {
+      // MPICH's forced choice holds process-wide: only for these calls, not for the runner's own.
+      contender_.native->engage();
+      for (std::size_t call = 0; call < calls_; ++call) {
+        run_mpi(contender_.native->comm());
       }
+      contender_.native->release();
+      return;
+    }
+    for (std::size_t call = 0; call < calls_; ++call) {
+      run_ours();
     }
   }
 
@@ -217,25 +223,22 @@ private:
     }
   }
 
-  void run_mpi(MPI_Comm comm) {
+  // The MPI error code: the refusal probe's communicator returns errors, the others abort on one.
+  int run_mpi(MPI_Comm comm) {
     const int n = static_cast<int>(n_);
     switch (info_.operation) {
       case Operation::allreduce:
-        MPI_Allreduce(in_.data(), out_.data(), n, MPI_DOUBLE, MPI_SUM, comm);
-        break;
+        return MPI_Allreduce(in_.data(), out_.data(), n, MPI_DOUBLE, MPI_SUM, comm);
       case Operation::allgather:
-        MPI_Allgather(in_.data(), n, MPI_DOUBLE, out_.data(), n, MPI_DOUBLE, comm);
-        break;
+        return MPI_Allgather(in_.data(), n, MPI_DOUBLE, out_.data(), n, MPI_DOUBLE, comm);
       case Operation::reduce_scatter_block:
-        MPI_Reduce_scatter_block(in_.data(), out_.data(), n, MPI_DOUBLE, MPI_SUM, comm);
-        break;
+        return MPI_Reduce_scatter_block(in_.data(), out_.data(), n, MPI_DOUBLE, MPI_SUM, comm);
       case Operation::alltoall:
-        MPI_Alltoall(in_.data(), n, MPI_DOUBLE, out_.data(), n, MPI_DOUBLE, comm);
-        break;
+        return MPI_Alltoall(in_.data(), n, MPI_DOUBLE, out_.data(), n, MPI_DOUBLE, comm);
       case Operation::bcast:
-        MPI_Bcast(out_.data(), n, MPI_DOUBLE, 0, comm);
-        break;
+        return MPI_Bcast(out_.data(), n, MPI_DOUBLE, 0, comm);
     }
+    return MPI_ERR_OTHER;
   }
 
   const OperationInfo& info_;
@@ -450,7 +453,8 @@ Case make_case(const OperationInfo& info, std::string name, std::string impl,
       .suite = "coll",
       .name = std::move(name),
       .impl = std::move(impl) + on_shared,
-      .baseline = std::string(info.mpi_call) + " (Open MPI's default decision" + on_shared + ")",
+      .baseline = std::string(info.mpi_call) + " (" + std::string(native_library_name()) + "'s default decision" +
+                  on_shared + ")",
       .size_unit = "bytes per contribution",
       .sizes = message_sizes,
       .active_rank_counts = whole_job,
@@ -475,7 +479,7 @@ const bool registered = [] {
     CaseRegistration(make_case(info, op + ".shared", "dash::comm::" + op + " (library's choice)",
                                [](MPI_Comm) { return Contender{}; }, Memory::node_shared));
     CaseRegistration(make_case(info, op + ".team", "dash::comm::" + op + " (library's choice) on a team of every rank",
-                               [](MPI_Comm) { return Contender{{}, MPI_COMM_NULL, true}; }));
+                               [](MPI_Comm) { return Contender{{}, nullptr, true}; }));
     Case floor = make_case(info, op + ".floor", "memory-traffic floor of " + op + " (all ranks busy)",
                            [](MPI_Comm) { return Contender{}; });
     floor.make_workload = [&info](const Problem& problem) -> std::unique_ptr<Workload> {
@@ -488,16 +492,14 @@ const bool registered = [] {
       }
       const std::string name(algorithm);
       Case forced = make_case(info, op + "." + name, "dash::comm::" + op + " algorithm " + name,
-                              [name](MPI_Comm) { return Contender{name, MPI_COMM_NULL}; });
+                              [name](MPI_Comm) { return Contender{name, nullptr}; });
       forced.active_rank_counts = whole_job_if_forcible(info.collective, name);
       CaseRegistration(std::move(forced));
     }
-    for (const auto& [id, native_name] : info.native) {
-      const std::string name(native_name);
-      CaseRegistration(make_case(info, op + ".native." + name,
-                                 "Open MPI " + op + " algorithm " + std::to_string(id) + " (" + name + ")",
-                                 [&info, id = id](MPI_Comm team) {
-                                   return Contender{{}, comm_with_native_algorithm(team, info.name, id)};
+    for (const NativeAlgorithm& native : native_algorithms(info.name)) {
+      CaseRegistration(make_case(info, op + ".native." + std::string(native.name),
+                                 describe_native_algorithm(info.name, native), [&info, native](MPI_Comm team) {
+                                   return Contender{{}, std::make_unique<ForcedAlgorithm>(team, info.name, native)};
                                  }));
     }
   }
