@@ -1,3 +1,7 @@
+// Presenting results (runner/report.hpp). Map: the CSV columns, to_row (one result as a JSON row;
+// a baseline that did not run leaves its columns null), the formatting helpers of the table,
+// skipped_points and result_rows, print_table, and the JSON and CSV writers.
+
 #include "runner/report.hpp"
 
 #include <algorithm>

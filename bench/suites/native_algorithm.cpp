@@ -1,3 +1,9 @@
+// Forcing the MPI library's own collective algorithms (suites/native_algorithm.hpp). Map: MPI_T and
+// ControlVariable, refusal_reason (the library's error text), then per build either Open MPI's tables
+// and ForcedAlgorithm (coll_tuned_<op>_algorithm, read when a communicator is created) or MPICH's
+// (MPIR_CVAR_<OP>_INTRA_ALGORITHM, checked against its description, engaged around the forced calls
+// only), and the parts both share at the end.
+
 #include "suites/native_algorithm.hpp"
 
 #include <algorithm>

@@ -32,8 +32,15 @@ def _row_problem(row):
     for key, least in (("p", 1), ("size", 0)):
         if key in row and not (_whole(row[key]) and row[key] >= least):
             return f"has {key} {row[key]!r}, not a whole number of at least {least}"
+    without_baseline = "baseline_unavailable" in row
+    if without_baseline and not isinstance(row["baseline_unavailable"], str):
+        return f"has baseline_unavailable {row['baseline_unavailable']!r}, not a string"
     for key in TIMES:
-        if key in row and not (_number(row[key]) and row[key] > 0):
+        # A case whose baseline this build cannot run (dash-bench's baseline_unavailable) has none of its times.
+        if without_baseline and key.startswith("baseline_"):
+            if row.get(key) is not None:
+                return f"has {key} {row[key]!r} but says its baseline was unavailable"
+        elif key in row and not (_number(row[key]) and row[key] > 0):
             return f"has {key} {row[key]!r}, not a positive number of seconds"
     if "ratio" in row and row["ratio"] is not None and not _number(row["ratio"]):
         return f"has ratio {row['ratio']!r}, not a number"
@@ -46,6 +53,40 @@ def _row_problem(row):
                                        all(_number(value) and value > 0 for value in round_trip)):
         return f"has core_round_trip_ns {round_trip!r}, not two positive numbers"
     return None
+
+
+def has_baseline(row):
+    """Whether the row's baseline ran (dash-bench leaves out a baseline this build cannot run)."""
+    return "baseline_unavailable" not in row
+
+
+def mpi_name(header):
+    """The MPI a results file was measured with, in a few words: "Open MPI v4.1.4", "MPICH 4.0.2 (ch4:ucx)"."""
+    if isinstance(header.get("mpi"), str):
+        return header["mpi"]
+    library = str(header.get("mpi_library", "?"))  # files before the "mpi" key: the library's own text
+    return library.splitlines()[0].split(",")[0] if library else "?"
+
+
+def mpi_library_family(header):
+    """ "Open MPI", "MPICH" or "the MPI library": whose default decision and native algorithms a coll run measured."""
+    name = mpi_name(header)
+    for family in ("Open MPI", "MPICH"):
+        if family in name:
+            return family
+    return "the MPI library"
+
+
+def skipped_points(header, path):
+    """The header's "skipped" list (points dash-bench could not set up in the job), each checked."""
+    points = header.get("skipped", [])
+    if not isinstance(points, list):
+        raise ResultsError(f"{path}: the header's skipped is {points!r}, not a list")
+    for point in points:
+        if not (isinstance(point, dict) and all(isinstance(point.get(key), str) for key in ("suite", "case", "reason"))
+                and all(_whole(point.get(key)) for key in ("p", "size"))):
+            raise ResultsError(f"{path}: the header's skipped list holds {point!r}, not suite, case, p, size and reason")
+    return points
 
 
 def load(path, required=()):

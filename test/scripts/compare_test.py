@@ -4,7 +4,8 @@
     compare_test.py path/to/scripts/compare
 
 Writes result files shaped like dash-bench's (five repetitions with a few percent of spread),
-runs scripts/compare on pairs of them and checks its exit code and its verdict per case.
+runs scripts/compare on pairs of them and checks its exit code and its verdict per case, also for a
+point without a baseline and for files of two MPIs.
 """
 
 import json
@@ -25,10 +26,10 @@ def point(case, median, baseline_median, spread=0.03):
     }
 
 
-def write(directory, name, points):
+def write(directory, name, points, header=None):
     path = os.path.join(directory, name)
     with open(path, "w", encoding="utf-8") as handle:
-        json.dump({"header": {}, "results": points}, handle)
+        json.dump({"header": header or {}, "results": points}, handle)
     return path
 
 
@@ -75,6 +76,17 @@ def main():
         code, verdicts, output = run(reference, everything_slower)
         expect(code == 1 and "baseline moved too" in output,
                "a slowdown of baseline and implementation alike is flagged and blamed on the machine", output)
+
+        # The same run under MPICH, case "c" without its baseline (dash-bench leaves one out that the build
+        # cannot run), and a 20 % slowdown of "c" too: compared on our times, and told the MPIs differ.
+        no_baseline = dict(point("c", 2.4e-2, 2.0e-2), baseline_median_s=None, baseline_min_s=None,
+                           baseline_max_s=None, ratio=None, baseline_unavailable="FFTW-MPI is unavailable under MPICH")
+        mpich = write(directory, "mpich.json", base[:2] + [no_baseline], {"mpi": "MPICH 4.0.2 (ch4:ucx)"})
+        open_mpi = write(directory, "open_mpi.json", base, {"mpi": "Open MPI v4.1.4"})
+        code, verdicts, output = run(open_mpi, mpich)
+        expect(code == 1 and verdicts == {"a": "same", "b": "same", "c": "regression"}
+               and "A ran on Open MPI v4.1.4, B on MPICH 4.0.2 (ch4:ucx)" in output,
+               "a point without baseline is compared on our times, and files of two MPIs are told apart", output)
 
         broken = write(directory, "broken.json", [{"suite": "demo"}])
         code, _, output = run(reference, broken)

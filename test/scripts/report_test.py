@@ -6,7 +6,8 @@
 Writes a small result file shaped like dash-bench's, with a known PASS and a known MISS of the coll
 floor rule (issue 4), a native algorithm measured while the machine was slower, ratio goals met
 and missed, reference points and a failed verification, runs scripts/report on it and checks the
-verdicts in the tables and the summary.
+verdicts in the tables and the summary. A second file, as a run under MPICH writes it, has a case
+without its baseline and skipped points.
 """
 
 import json
@@ -170,7 +171,54 @@ def main():
                                       check=False)
             expect(finished.returncode == 2 and "Traceback" not in finished.stderr,
                    f"a result with {damage} is refused with exit 2", finished.stdout + finished.stderr)
+        check_mpich_run(directory, report)
     print("scripts/report: all checks passed")
+
+
+def no_baseline(point_row, reason):
+    """point_row as dash-bench writes a case whose baseline this build cannot run."""
+    return dict(point_row, baseline_median_s=None, baseline_min_s=None, baseline_max_s=None, ratio=None,
+                baseline_unavailable=reason)
+
+
+def check_mpich_run(directory, report):
+    """A run under MPICH: its own default decision named, an FFT without its FFTW-MPI baseline, skipped points."""
+    results = os.path.join(directory, "mpich.json")
+    reason = "FFTW-MPI is unavailable under MPICH"
+    header = {"mpi": "MPICH 4.0.2 (ch4:ucx)", "mpi_library": "MPICH Version:\t4.0.2\nMPICH Device:\tch4:ucx",
+              "skipped": [{"suite": "coll", "case": "allreduce.native.smp", "p": 2, "size": 8,
+                           "size_unit": "bytes per contribution", "reason": "smp needs several nodes"}]}
+    rows = [point("coll", "allreduce", 4096, 5e-6, 6e-6), point("coll", "allreduce.native.nb", 4096, 7e-6, 6e-6),
+            no_baseline(point("fft", "2d", 1024, 0.01, 0.01), reason)]
+    with open(results, "w", encoding="utf-8") as handle:
+        json.dump({"header": header, "results": rows}, handle)
+    finished = subprocess.run([sys.executable, REPORT, results, report], capture_output=True, text=True, check=False)
+    expect(finished.returncode == 0, "a run with a case without baseline is reported", finished.stdout + finished.stderr)
+    with open(report, encoding="utf-8") as handle:
+        markdown = handle.read()
+    found = verdicts(markdown)
+    summary = markdown.split("## Goals")[0]
+    expect(found[("fft", "2d", "1024 (2^10)")] == "n/a" and f"F1: no baseline ({reason})" in markdown,
+           "a point without its baseline gets no verdict, and says why", markdown)
+    expect("**Without a baseline: 1 points** (fft/2d)" in summary and reason in summary,
+           "the summary names the points without a baseline and why", markdown)
+    expect("**Skipped: 1 points**" in summary and "coll/allreduce.native.smp p=2 size=8 B: smp needs several nodes"
+           in summary, "the summary lists the skipped points with their reason", markdown)
+    expect("MPICH 4.0.2 (ch4:ucx)." in markdown.split("## Summary")[0] and "MPICH's default decision" in markdown
+           and "Open MPI" not in markdown, "the report names the MPI that ran, not Open MPI", markdown)
+
+    broken = os.path.join(directory, "broken_mpich.json")
+    for damage in ({"baseline_median_s": 0.01}, {"baseline_unavailable": 1}):
+        with open(broken, "w", encoding="utf-8") as handle:
+            json.dump({"header": header, "results": rows[:2] + [dict(rows[2], **damage)]}, handle)
+        finished = subprocess.run([sys.executable, REPORT, broken, report], capture_output=True, text=True, check=False)
+        expect(finished.returncode == 2 and "Traceback" not in finished.stderr,
+               f"a point without baseline but {damage} is refused with exit 2", finished.stdout + finished.stderr)
+    with open(broken, "w", encoding="utf-8") as handle:
+        json.dump({"header": dict(header, skipped=[{"suite": "coll"}]), "results": rows}, handle)
+    finished = subprocess.run([sys.executable, REPORT, broken, report], capture_output=True, text=True, check=False)
+    expect(finished.returncode == 2 and "skipped" in finished.stderr and "Traceback" not in finished.stderr,
+           "a damaged list of skipped points is refused with exit 2", finished.stdout + finished.stderr)
 
 
 if __name__ == "__main__":
