@@ -1,7 +1,7 @@
 // dash-bench: every benchmark next to its baseline, in the same run (docs/benchmarks.md).
 //
 //   dash-bench list
-//   dash-bench run <suite>[/<case>]|all [--quick] [--np N] [--reps N] [--json F] [--csv F]
+//   dash-bench run <suite>[/<case>]|all [--quick] [--np N] [--hosts KxN] [--reps N] [--json F] [--csv F]
 
 #include <algorithm>
 #include <cstddef>
@@ -9,6 +9,7 @@
 #include <exception>
 #include <iostream>
 #include <limits>
+#include <numeric>
 #include <optional>
 #include <string>
 #include <vector>
@@ -18,9 +19,11 @@
 #include <nlohmann/json.hpp>
 
 #include <dash/comm/environment.hpp>
+#include <dash/comm/exception.hpp>
 
 #include "runner/catalogue.hpp"
 #include "runner/environment_header.hpp"
+#include "runner/host_layout.hpp"
 #include "runner/job_abort.hpp"
 #include "runner/launcher.hpp"
 #include "runner/registry.hpp"
@@ -39,6 +42,7 @@ struct RunArguments {
   std::optional<std::size_t> size;
   std::string json_path;
   std::string csv_path;
+  std::string hosts;  // --hosts: the host layout to run on, empty for the launcher's
 };
 
 dash::bench::RunOptions run_options(const RunArguments& arguments) {
@@ -68,9 +72,24 @@ int run_benchmarks(const RunArguments& arguments, bool ranks_given,
     std::fprintf(stderr, "dash-bench: warning: this is a Debug build; its timings do not "
                          "represent the library\n");
   }
+  // Every rank computes the layout and checks it, so that all stop alike on a mismatch.
+  const std::vector<dash::bench::Host> hosts = dash::bench::host_layout(world);
+  if (!arguments.hosts.empty()) {
+    try {
+      dash::bench::check_layout(hosts, arguments.hosts);
+    } catch (const std::exception& error) {
+      if (is_root) {
+        std::fprintf(stderr, "%s\n", error.what());
+      }
+      return 2;
+    }
+  }
   const auto plan =
       dash::bench::plan_sweep(dash::bench::select_cases(arguments.target), options, ranks);
   nlohmann::json header = is_root ? dash::bench::environment_header(world, options, command) : nlohmann::json{};
+  if (is_root) {
+    header["hosts"] = dash::bench::to_json(hosts);
+  }
   // The files are rewritten after every point, so that a run killed midway (out of memory, a time
   // limit) keeps what it measured; "complete" tells such a file from a finished run's.
   const auto write_files = [&](const nlohmann::json& rows, bool complete) {
@@ -144,6 +163,10 @@ int main(int argc, char** argv) {
                   "Run every case at this one size (in the case's unit) instead of its sweep; "
                   "for smoke tests")
       ->check(CLI::Range(std::size_t{1}, std::numeric_limits<std::size_t>::max()));
+  run->add_option("--hosts", arguments.hosts,
+                  "Run across hosts: KxN (K hosts of N ranks, e.g. 2x1) or N1,N2,... ranks per host. Started "
+                  "without a launcher, dash-bench starts itself on emulated hosts through scripts/cluster; under "
+                  "a launcher it checks that the job has this layout");
   run->add_option("--json", arguments.json_path, "Write the header and results as JSON");
   run->add_option("--csv", arguments.csv_path, "Write the results as CSV");
   CLI11_PARSE(app, argc, argv);
@@ -155,8 +178,17 @@ int main(int argc, char** argv) {
     }
     // Checked before launching so that a typo costs no MPI start-up.
     dash::bench::select_cases(arguments.target);
+    if (!arguments.hosts.empty()) {
+      const std::vector<int> per_host = dash::bench::parse_hosts(arguments.hosts);
+      const int layout_ranks = std::accumulate(per_host.begin(), per_host.end(), 0);
+      if (ranks_option->count() > 0 && arguments.ranks != layout_ranks) {
+        throw dash::InvalidArgument("dash-bench: --np " + std::to_string(arguments.ranks) + " given, but --hosts " +
+                                    arguments.hosts + " has " + std::to_string(layout_ranks) + " ranks");
+      }
+      arguments.ranks = layout_ranks;
+    }
     if (!dash::bench::started_by_mpi_launcher()) {
-      dash::bench::relaunch_under_mpiexec(arguments.ranks, argc, argv);
+      dash::bench::relaunch(arguments.ranks, arguments.hosts, argc, argv);
     }
   } catch (const std::exception& error) {
     std::fprintf(stderr, "%s\n", error.what());

@@ -26,28 +26,13 @@ std::string own_executable(const char* argv0) {
   return error ? std::string(argv0) : self.string();
 }
 
-}  // namespace
-
-bool started_by_mpi_launcher() {
-  // Open MPI sets OMPI_COMM_WORLD_SIZE, MPICH/Hydra and Slurm PMI_SIZE, PMIx launchers PMIX_RANK.
-  for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK"}) {
-    if (std::getenv(name) != nullptr) {
-      return true;
-    }
-  }
-  return false;
-}
-
-void relaunch_under_mpiexec(int ranks, int argc, char** argv) {
-  std::vector<std::string> command{DASH_BENCH_MPIEXEC, DASH_BENCH_MPIEXEC_NUMPROC_FLAG,
-                                   std::to_string(ranks)};
+// The launcher's own command and flags, and the environment of the MPI in use.
+std::vector<std::string> mpiexec_command(int ranks) {
+  std::vector<std::string> command{DASH_BENCH_MPIEXEC, DASH_BENCH_MPIEXEC_NUMPROC_FLAG, std::to_string(ranks)};
 #if DASH_BENCH_MPI_OPENMPI
   // Open MPI refuses more ranks than it counts slots (cores) without --oversubscribe, and
   // refuses to run as root unless told that this is intended.
   command.emplace_back("--oversubscribe");
-  // The coll suite forces Open MPI's native algorithms one by one through MPI_T, which the
-  // tuned component honours only with dynamic rules on; its default decision is unchanged.
-  setenv("OMPI_MCA_coll_tuned_use_dynamic_rules", "1", 0);
   if (geteuid() == 0) {
     setenv("OMPI_ALLOW_RUN_AS_ROOT", "1", 1);
     setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1", 1);
@@ -61,6 +46,32 @@ void relaunch_under_mpiexec(int ranks, int argc, char** argv) {
     command.emplace_back("core");
   }
 #endif
+  return command;
+}
+
+}  // namespace
+
+bool started_by_mpi_launcher() {
+  // Open MPI sets OMPI_COMM_WORLD_SIZE, MPICH/Hydra and Slurm PMI_SIZE, PMIx launchers PMIX_RANK.
+  for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK"}) {
+    if (std::getenv(name) != nullptr) {
+      return true;
+    }
+  }
+  return false;
+}
+
+void relaunch(int ranks, const std::string& hosts, int argc, char** argv) {
+#if DASH_BENCH_MPI_OPENMPI
+  // The coll suite forces Open MPI's native algorithms one by one through MPI_T, which the
+  // tuned component honours only with dynamic rules on; its default decision is unchanged.
+  setenv("OMPI_MCA_coll_tuned_use_dynamic_rules", "1", 0);
+#endif
+  // scripts/cluster starts the emulated hosts and the launcher with the flags they need.
+  std::vector<std::string> command =
+      hosts.empty() ? mpiexec_command(ranks)
+                    : std::vector<std::string>{DASH_BENCH_CLUSTER_SCRIPT, "--mpi", DASH_BENCH_MPI_IMPLEMENTATION,
+                                               "--hosts", hosts, "--"};
   command.push_back(own_executable(argv[0]));
   for (int index = 1; index < argc; ++index) {
     command.emplace_back(argv[index]);
@@ -76,10 +87,9 @@ void relaunch_under_mpiexec(int ranks, int argc, char** argv) {
   std::fprintf(stderr, "dash-bench: launching %s\n", shown.c_str());
   std::fflush(stderr);
   execvp(arguments[0], arguments.data());
-  throw Exception("dash-bench: cannot start the MPI launcher '" + command[0] +
-                  "': " + std::strerror(errno) +
-                  "; start dash-bench under mpiexec yourself, e.g. "
-                  "mpiexec -n 2 dash-bench run ...");
+  throw Exception("dash-bench: cannot start '" + command[0] + "': " + std::strerror(errno) +
+                  (hosts.empty() ? "; start dash-bench under mpiexec yourself, e.g. mpiexec -n 2 dash-bench run ..."
+                                 : "; start it yourself: scripts/cluster --hosts " + hosts + " -- dash-bench run ..."));
 }
 
 }  // namespace dash::bench

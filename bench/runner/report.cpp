@@ -15,6 +15,8 @@
 
 #include <dash/comm/exception.hpp>
 
+#include "runner/host_layout.hpp"
+
 namespace dash::bench {
 
 namespace {
@@ -270,8 +272,10 @@ nlohmann::json result_rows(const std::vector<Result>& results) {
 
 void print_table(std::ostream& out, const nlohmann::json& header, const nlohmann::json& rows) {
   const int ranks = header.at("ranks").get<int>();
-  out << "dash-bench " << header.at("git_revision").get<std::string>() << " on "
-      << header.at("host").get<std::string>() << ", " << ranks
+  // One host: its name; several: each with its rank count.
+  const bool several_hosts = header.contains("hosts") && header.at("hosts").size() > 1;
+  const std::string where = several_hosts ? describe(header.at("hosts")) : header.at("host").get<std::string>();
+  out << "dash-bench " << header.at("git_revision").get<std::string>() << " on " << where << ", " << ranks
       << (ranks == 1 ? " rank, " : " ranks, ")
       << header.at("build_type").get<std::string>() << " build, "
       << header.at("timed_reps").get<int>() << " timed reps, "

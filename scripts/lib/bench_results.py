@@ -68,6 +68,17 @@ def mpi_name(header):
     return library.splitlines()[0].split(",")[0] if library else "?"
 
 
+def where(header):
+    """Where a run ran: rank 0's host, or with several hosts each with its rank count."""
+    hosts = header.get("hosts")
+    if isinstance(hosts, list) and len(hosts) > 1 and all(
+            isinstance(host, dict) and isinstance(host.get("ranks"), list) for host in hosts):
+        counts = ", ".join(f"{host.get('name', '?')}: {len(host['ranks'])} rank" + ("" if len(host["ranks"]) == 1 else "s")
+                           for host in hosts)
+        return f"{len(hosts)} hosts ({counts})"
+    return str(header.get("host", "?"))
+
+
 def mpi_library_family(header):
     """ "Open MPI", "MPICH" or "the MPI library": whose default decision and native algorithms a coll run measured."""
     name = mpi_name(header)
