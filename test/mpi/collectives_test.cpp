@@ -3,7 +3,7 @@
 // operation (2x2 matrix product modulo 2^32) and minloc.
 
 #include <algorithm>
-#include <chrono>
+#include <bit>
 #include <cmath>
 #include <limits>
 #include <cstdint>
@@ -616,22 +616,43 @@ TEST(Collectives, ScanAndExscanMatchMpi) {
   }
 }
 
+// The last rank enters the barrier only when every other rank told it that it has polled its own
+// barrier through as many rounds of an MPI barrier among the early ranks as a dissemination over
+// all ranks has, plus one: none of those polls may see the barrier complete, as the last rank
+// provably had not entered. (The rounds give a barrier that ignores the last rank the chance to
+// complete among the early ranks; whether it does so in time decides only whether it is caught.)
 TEST(Collectives, BarrierWaitsForTheLastRank) {
-  // The last rank enters 100 ms late; nobody may leave before it entered. The ranks run on one
-  // node and read its monotonic clock (MPI_Wtime may count from each process's own start).
-  const auto now = [] { return std::chrono::steady_clock::now().time_since_epoch().count(); };
-  MPI_Barrier(world());
-  long long last_entered = now();
-  if (me() == P() - 1) {
-    const double start = MPI_Wtime();
-    while (MPI_Wtime() - start < 0.1) {
+  const int last = P() - 1;
+  constexpr int early_ranks_polled = 1;
+  MPI_Comm early = MPI_COMM_NULL;
+  MPI_Comm_split(world(), me() == last ? MPI_UNDEFINED : 0, me(), &early);
+  MPI_Comm signals = MPI_COMM_NULL;
+  MPI_Comm_dup(world(), &signals);
+  if (me() == last) {
+    for (int rank = 0; rank < last; ++rank) {
+      int note = 0;
+      MPI_Recv(&note, 1, MPI_INT, rank, early_ranks_polled, signals, MPI_STATUS_IGNORE);
     }
-    last_entered = now();
+    dash::comm::barrier(Group::world(), forced("dissemination"));
+  } else {
+    auto barrier = dash::comm::ibarrier(Group::world(), forced("dissemination"));
+    bool left_before_last_entered = false;
+    const int rounds = static_cast<int>(std::bit_width(static_cast<unsigned>(P() - 1))) + 1;
+    for (int round = 0; round < rounds; ++round) {
+      MPI_Request all_early = MPI_REQUEST_NULL;
+      MPI_Ibarrier(early, &all_early);
+      for (int all_arrived = 0; all_arrived == 0;) {
+        left_before_last_entered = barrier.test() || left_before_last_entered;
+        MPI_Test(&all_early, &all_arrived, MPI_STATUS_IGNORE);
+      }
+    }
+    left_before_last_entered = barrier.test() || left_before_last_entered;
+    MPI_Send(&early_ranks_polled, 1, MPI_INT, last, early_ranks_polled, signals);
+    barrier.wait();
+    EXPECT_FALSE(left_before_last_entered) << "the barrier completed before the last rank entered it";
+    MPI_Comm_free(&early);
   }
-  dash::comm::barrier(Group::world(), forced("dissemination"));
-  const long long left = now();
-  MPI_Bcast(&last_entered, 1, MPI_LONG_LONG, P() - 1, world());
-  EXPECT_GE(left, last_entered);
+  MPI_Comm_free(&signals);
 }
 
 TEST(Collectives, ForcingAnUnknownOrUnfitAlgorithmIsAnError) {
