@@ -22,6 +22,8 @@
 #include <dash/comm/locality.hpp>
 #include <dash/comm/mpi_call.hpp>
 
+#include "collective_outcome.hpp"
+
 namespace dash::comm::detail {
 
 namespace {
@@ -104,7 +106,14 @@ CollectiveArena::CollectiveArena(MPI_Comm node, int machine_processes) {
   const int allocated = MPI_Win_allocate_shared(static_cast<MPI_Aint>(region_bytes + region_alignment), 1, info,
                                                 node_, static_cast<void*>(&mine), &window_);
   MPI_Info_free(&info);
-  check_mpi(allocated, "dash::init: MPI_Win_allocate_shared (collective arena)");
+  // Every process of the job unwinds dash::init together if some node could not allocate.
+  if (!succeeded_on_every_member(allocated, base_comm())) {
+    if (succeeded_on_every_member(allocated, node_)) {
+      MPI_Win_free(&window_);
+    }
+    MPI_Comm_free(&node_);
+    throw_failed_on_some_member(allocated, "dash::init: MPI_Win_allocate_shared (collective arena)");
+  }
   check_mpi(MPI_Win_lock_all(MPI_MODE_NOCHECK, window_), "dash::init: MPI_Win_lock_all (collective arena)");
   for (int channel = 0; channel < channel_count; ++channel) {
     std::byte* start = aligned(mine) + static_cast<std::size_t>(channel) * channel_bytes;

@@ -1,5 +1,6 @@
 #include <cstdlib>
 #include <string>
+#include <utility>
 
 #include <mpi.h>
 
@@ -33,6 +34,9 @@ struct Runtime {
   comm::ThreadLevel provided = comm::ThreadLevel::single;
   comm::Config config;
   unsigned generation = 0;  // initialisations so far
+  // The application's handlers of MPI_COMM_WORLD and MPI_COMM_SELF, restored by finalize.
+  MPI_Errhandler world_handler = MPI_ERRHANDLER_NULL;
+  MPI_Errhandler self_handler = MPI_ERRHANDLER_NULL;
 };
 
 Runtime& runtime() {
@@ -95,6 +99,31 @@ void avoid_broken_one_sided_component() {
     setenv("OMPI_MCA_osc", "sm,pt2pt", 0);
   }
 #endif
+}
+
+// Errors that MPI raises on no communicator of dash's go to MPI_COMM_WORLD's handler (MPICH
+// raises a request's completion error in MPI_Test and MPI_Testsome there) or, since MPI 4.0,
+// MPI_COMM_SELF's. With MPI_ERRORS_RETURN on both, they come back as codes that dash turns into
+// exceptions instead of aborting the job. finalize gives the application its handlers back.
+void return_errors_on_predefined_communicators(Runtime& state) {
+  comm::check_mpi(MPI_Comm_get_errhandler(MPI_COMM_WORLD, &state.world_handler),
+                  "dash::init: MPI_Comm_get_errhandler(MPI_COMM_WORLD)");
+  comm::check_mpi(MPI_Comm_get_errhandler(MPI_COMM_SELF, &state.self_handler),
+                  "dash::init: MPI_Comm_get_errhandler(MPI_COMM_SELF)");
+  comm::check_mpi(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN),
+                  "dash::init: MPI_Comm_set_errhandler(MPI_COMM_WORLD)");
+  comm::check_mpi(MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN),
+                  "dash::init: MPI_Comm_set_errhandler(MPI_COMM_SELF)");
+}
+
+void restore_predefined_error_handlers(Runtime& state) {
+  for (auto [comm, handler] : {std::pair{MPI_COMM_WORLD, &state.world_handler},
+                               std::pair{MPI_COMM_SELF, &state.self_handler}}) {
+    if (*handler != MPI_ERRHANDLER_NULL) {
+      MPI_Comm_set_errhandler(comm, *handler);
+      MPI_Errhandler_free(handler);
+    }
+  }
 }
 
 }  // namespace
@@ -173,6 +202,7 @@ void init(int* argc, char*** argv) {
   state.size = size;
   state.provided = provided_level;
   state.config = config;
+  return_errors_on_predefined_communicators(state);
 
   comm::set_log_level(config.log_level);
   comm::detail::set_log_identity(rank, size);
@@ -220,6 +250,7 @@ void finalize() {
   }
   state.phase = Phase::finalized;
   comm::detail::clear_log_identity();
+  restore_predefined_error_handlers(state);
   comm::check_mpi(MPI_Comm_free(&state.comm), "dash::finalize: MPI_Comm_free");
   if (state.owns_mpi) {
     comm::check_mpi(MPI_Finalize(), "dash::finalize: MPI_Finalize");

@@ -1,10 +1,18 @@
+#include <algorithm>
+#include <array>
 #include <cstdint>
+#include <cstdio>
+#include <string>
 #include <utility>
+
+#include <sys/sysinfo.h>
 
 #include <dash/comm/detail/mapped_memory.hpp>
 #include <dash/comm/exception.hpp>
 #include <dash/comm/mpi_call.hpp>
 #include <dash/comm/node_window.hpp>
+
+#include "collective_outcome.hpp"
 
 namespace dash::comm {
 
@@ -23,17 +31,52 @@ std::byte* aligned(void* base) {
 // The most bytes a member may ask for: the window holds them plus the room to align their start.
 constexpr std::size_t largest_local_bytes = static_cast<std::size_t>(INTPTR_MAX) - (memory_alignment - 1);
 
-// Members may ask for different sizes, so one member's size alone cannot decide: each checks the
-// largest, and all throw together rather than leave the others waiting in the collective allocation.
-void check_sizes_agree(MPI_Comm comm, std::size_t local_bytes) {
-  const std::uint64_t own = local_bytes;
-  std::uint64_t largest = 0;
-  check_mpi(MPI_Allreduce(&own, &largest, 1, MPI_UINT64_T, MPI_MAX, comm), "dash::comm::NodeWindow: MPI_Allreduce");
-  if (largest > largest_local_bytes) {
-    throw OutOfRange("dash::comm::NodeWindow: local_bytes " + std::to_string(largest) +
-                     (own == largest ? "" : " (of another member)") +
+// The node's memory and swap: what its members' parts together can ever be backed by. MPI grants
+// larger shared windows (their pages are mapped on first touch), and some MPI libraries then fail
+// to register them for RMA on one member only, which leaves the others inside MPI_Win_create.
+std::uint64_t node_memory_bytes() {
+  struct sysinfo machine {};
+  if (sysinfo(&machine) != 0) {
+    return UINT64_MAX;
+  }
+  return (static_cast<std::uint64_t>(machine.totalram) + machine.totalswap) * machine.mem_unit;
+}
+
+// Collective over `comm`. Members may ask for different sizes, so one member's size alone cannot
+// decide: each learns the largest part and whether some node's parts together exceed its memory,
+// and all throw together rather than leave the others waiting in the collective allocation.
+void check_sizes(MPI_Comm comm, MPI_Comm node, std::size_t local_bytes) {
+  // Summed as doubles: parts near 2^63 bytes would wrap as integers.
+  const double own_bytes = static_cast<double>(local_bytes);
+  double node_bytes = 0;
+  check_mpi(MPI_Allreduce(&own_bytes, &node_bytes, 1, MPI_DOUBLE, MPI_SUM, node), "dash::comm::NodeWindow: MPI_Allreduce");
+  const std::uint64_t node_memory = node_memory_bytes();
+  const std::int64_t node_too_small = node_bytes > static_cast<double>(node_memory) ? 1 : 0;
+  // Signed and capped: Debian's MPICH 4.0.2 compares unsigned 64-bit integers as signed in
+  // MPI_MAX, and any part beyond INT64_MAX is too large alike.
+  const std::array<std::int64_t, 2> own{
+      static_cast<std::int64_t>(std::min<std::size_t>(local_bytes, INT64_MAX)), node_too_small};
+  std::array<std::int64_t, 2> largest{};
+  check_mpi(MPI_Allreduce(own.data(), largest.data(), 2, MPI_INT64_T, MPI_MAX, comm),
+            "dash::comm::NodeWindow: MPI_Allreduce");
+  if (static_cast<std::size_t>(largest[0]) > largest_local_bytes) {
+    const bool mine = own[0] == largest[0];
+    throw OutOfRange("dash::comm::NodeWindow: local_bytes " +
+                     (mine ? std::to_string(local_bytes) : std::to_string(largest[0]) + " or more (of another member)") +
                      " exceeds the largest window size MPI can address, " + std::to_string(largest_local_bytes));
   }
+  if (largest[1] == 0) {
+    return;
+  }
+  if (node_too_small == 0) {
+    throw BadAlloc("dash::comm::NodeWindow: the members on another node ask for more memory together than that "
+                   "node's memory and swap hold; every member unwinds");
+  }
+  std::array<char, 32> total{};
+  std::snprintf(total.data(), total.size(), "%.4g", node_bytes);
+  throw BadAlloc("dash::comm::NodeWindow: the members on this node ask for " + std::string(total.data()) +
+                 " bytes together (this member " + std::to_string(local_bytes) +
+                 "), more than the node's memory and swap, " + std::to_string(node_memory) + " bytes");
 }
 
 }  // namespace
@@ -53,10 +96,10 @@ void NodeWindow::open(MPI_Comm comm, bool direct_access) {
   int size = 0;
   check_mpi(MPI_Comm_rank(comm, &rank), "dash::comm::NodeWindow: MPI_Comm_rank");
   check_mpi(MPI_Comm_size(comm, &size), "dash::comm::NodeWindow: MPI_Comm_size");
-  check_sizes_agree(comm, local_bytes);
   check_mpi(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &node_),
             "dash::comm::NodeWindow: MPI_Comm_split_type");
   check_mpi(MPI_Comm_set_errhandler(node_, MPI_ERRORS_RETURN), "dash::comm::NodeWindow: MPI_Comm_set_errhandler");
+  check_sizes(comm, node_, local_bytes);
 
   // Each member's memory on its own pages (NUMA first touch by its owner), not one block.
   MPI_Info info = MPI_INFO_NULL;
@@ -70,11 +113,21 @@ void NodeWindow::open(MPI_Comm comm, bool direct_access) {
   const int allocated =
       MPI_Win_allocate_shared(shared_bytes, 1, info, node_, static_cast<void*>(&base), &shared_);
   MPI_Info_free(&info);
-  check_mpi(allocated, "dash::comm::NodeWindow: MPI_Win_allocate_shared");
+  if (!detail::succeeded_on_every_member(allocated, comm)) {
+    // Freeing is collective over the node: where a member of it holds no window, the others
+    // abandon theirs (a leak, not a hang).
+    if (!detail::succeeded_on_every_member(allocated, node_)) {
+      shared_ = MPI_WIN_NULL;
+    }
+    detail::throw_failed_on_some_member(allocated, "dash::comm::NodeWindow: MPI_Win_allocate_shared");
+  }
   local_ = aligned(base);
   check_mpi(MPI_Win_set_errhandler(shared_, MPI_ERRORS_RETURN), "dash::comm::NodeWindow: MPI_Win_set_errhandler");
-  check_mpi(MPI_Win_create(local_, rma_bytes, 1, MPI_INFO_NULL, comm, &rma_),
-            "dash::comm::NodeWindow: MPI_Win_create");
+  // No agreement can follow MPI_Win_create: a member whose registration of its memory fails
+  // returns at once, while the others stay inside the call (MPICH 4.0), and a collective call on
+  // `comm` would match the call's own internal messages. check_sizes keeps the sizes that fail
+  // there (beyond the node's memory) from reaching it.
+  check_mpi(MPI_Win_create(local_, rma_bytes, 1, MPI_INFO_NULL, comm, &rma_), "dash::comm::NodeWindow: MPI_Win_create");
   check_mpi(MPI_Win_set_errhandler(rma_, MPI_ERRORS_RETURN), "dash::comm::NodeWindow: MPI_Win_set_errhandler");
   check_mpi(MPI_Win_lock_all(MPI_MODE_NOCHECK, shared_), "dash::comm::NodeWindow: MPI_Win_lock_all");
   locked_shared_ = true;

@@ -8,6 +8,8 @@
 #include <dash/comm/exception.hpp>
 #include <dash/comm/mpi_call.hpp>
 
+#include "collective_outcome.hpp"
+
 namespace dash::comm::detail {
 
 struct TableWindow::State {
@@ -54,8 +56,12 @@ void open_table_window(std::size_t bytes_per_process) {
   const int status = MPI_Win_allocate(static_cast<MPI_Aint>(bytes_per_process), 1, info, base_comm(),
                                       &opened->base, &opened->window);
   MPI_Info_free(&info);
-  check_mpi(status, "dash::init: MPI_Win_allocate (table window, DASH_TABLE_WINDOW_BYTES = " +
-                        std::to_string(bytes_per_process) + ")");
+  // A member without the window cannot join its collective free: on a failure anywhere, the
+  // members that hold one abandon it, and all unwind dash::init together.
+  if (!succeeded_on_every_member(status, base_comm())) {
+    throw_failed_on_some_member(status, "dash::init: MPI_Win_allocate (table window, DASH_TABLE_WINDOW_BYTES = " +
+                                            std::to_string(bytes_per_process) + ")");
+  }
   check_mpi(MPI_Win_set_errhandler(opened->window, MPI_ERRORS_RETURN), "dash::init: MPI_Win_set_errhandler");
   check_mpi(MPI_Win_lock_all(MPI_MODE_NOCHECK, opened->window), "dash::init: MPI_Win_lock_all");
   opened->bytes = bytes_per_process;

@@ -2,7 +2,6 @@
 #include <cstring>
 #include <optional>
 #include <string>
-#include <thread>
 #include <utility>
 #include <vector>
 
@@ -18,6 +17,7 @@
 #include <dash/comm/environment.hpp>
 #include <dash/comm/exception.hpp>
 #include <dash/comm/locality.hpp>
+#include <dash/comm/peer_progress.hpp>
 
 #include "shared_memory_run.hpp"
 
@@ -32,6 +32,9 @@ constexpr unsigned spin_polls = 256;
 
 // Polls of a waiting run between two rounds of progress on the process's other collectives.
 constexpr unsigned others_every_polls = 8;
+
+// Spinning polls of a waiting run between two calls into MPI's progress engine.
+constexpr unsigned peer_progress_every_polls = 64;
 
 // Finished runs whose memory is kept for the next ones.
 constexpr std::size_t kept_runs = 4;
@@ -199,9 +202,14 @@ public:
     }
     // A peer's step usually lands within a cache-line transfer, far sooner than a sched_yield
     // system call returns; oversubscribed, whoever holds the next step needs this core.
+    // Spinning or yielding, MPI is driven now and then: a peer's passive-target read of this
+    // process's window may wait on it (comm/peer_progress.hpp).
     if (arena_.oversubscribed() || ++idle_polls_ > spin_polls) {
-      std::this_thread::yield();
+      yield_to_peers();
     } else {
+      if (idle_polls_ % peer_progress_every_polls == 0) {
+        drive_peer_progress();
+      }
       pause_briefly();
     }
     return false;

@@ -15,11 +15,11 @@
 #include <bit>
 #include <cstddef>
 #include <cstdint>
-#include <thread>
 #include <utility>
 #include <vector>
 
 #include <dash/comm/neighbor_alltoallw.hpp>
+#include <dash/comm/peer_progress.hpp>
 #include <dash/containers/detail/halo_exchange.hpp>
 #include <dash/containers/halo_box.hpp>
 
@@ -90,7 +90,7 @@ public:
   void wait() {
     while (!complete_) {
       if (!advance()) {
-        std::this_thread::yield();  // the data comes from other processes: let them run
+        comm::yield_to_peers();  // the data comes from other processes: let them run
       }
     }
   }
@@ -112,7 +112,7 @@ public:
         return;
       }
       if (!moved) {
-        std::this_thread::yield();
+        comm::yield_to_peers();
       }
     }
   }
@@ -140,7 +140,7 @@ public:
         return;
       }
       if (!moved) {
-        std::this_thread::yield();
+        comm::yield_to_peers();
       }
     }
   }
