@@ -215,6 +215,21 @@ TEST(Array, SizesBeyondTheAddressSpaceThrowOnEveryUnit) {
   dash::barrier();
 }
 
+// Parts that MPI could address but no node could hold (1 PiB in all): every unit throws BadAlloc
+// before the windows are created (some MPI libraries grant the shared window, then fail to register
+// it on one member only and leave the others inside MPI_Win_create).
+TEST(Array, MoreThanTheNodesMemoryThrowsBadAllocOnEveryUnit) {
+  const std::size_t petabyte = std::size_t{1} << 50;
+  try {
+    dash::Array<char> a(petabyte);
+    ADD_FAILURE() << "a 1 PiB array was allocated";
+  } catch (const dash::BadAlloc& error) {
+    EXPECT_NE(std::string(error.what()).find("more than the node's memory and swap"), std::string::npos)
+        << error.what();
+  }
+  dash::barrier();
+}
+
 TEST(Array, IteratorsOfDifferentArraysDoNotMix) {
   dash::Array<int> a(8);
   dash::Array<int> b(8);

@@ -7,7 +7,9 @@
 // mpi-forum/mpi-issues#153) in periodic dimensions of size 1 and 2, where both neighbours are one
 // process and block s of the sender must land in block s ^ 1 of the receiver; its non-blocking
 // MPI_Ineighbor_alltoall (coll/libnbc) does not (open-mpi/ompi#14416), so only the blocking call
-// serves as a reference here.
+// serves as a reference here. MPICH 4.0's blocking call does not follow the errata either: where a
+// probe shows that the MPI library does not, its result is compared only on grids without such
+// dimensions (the formula reference still checks every grid).
 
 #include <cstdint>
 #include <string>
@@ -178,6 +180,31 @@ private:
   bool owned_ = false;
 };
 
+// Whether MPI_Neighbor_alltoall follows the MPI-4.0 errata: on a periodic 1 x 1 grid all four
+// neighbours are the caller, and blocks 0 1 2 3 must come back as 1 0 3 2. (MPICH 4.0 returns
+// 3 2 1 0 there: its four messages to itself match in the order it posts them. A 1-D ring of one
+// process cannot tell the two apart.)
+bool mpi_follows_the_neighborhood_errata() {
+  static const bool follows = [] {
+    const CartComm grid(CartesianGrid({1, 1}, {true, true}), MPI_COMM_SELF);
+    const std::vector<int> sent{10, 11, 12, 13};
+    std::vector<int> received(4, -1);
+    MPI_Neighbor_alltoall(sent.data(), 1, MPI_INT, received.data(), 1, MPI_INT, grid.comm());
+    return received == std::vector<int>{11, 10, 13, 12};
+  }();
+  return follows;
+}
+
+// Periodic dimensions of size 1 or 2, where the MPI-4.0 errata changed which block goes where.
+bool has_wrapped_neighbors(const CartesianGrid& grid) {
+  for (int d = 0; d < grid.ndims(); ++d) {
+    if (grid.periodic()[static_cast<std::size_t>(d)] && grid.dims()[static_cast<std::size_t>(d)] <= 2) {
+      return true;
+    }
+  }
+  return false;
+}
+
 template <class T>
 void check_against_references(const CartesianGrid& grid, const CartComm& cart, std::size_t n) {
   SCOPED_TRACE(describe(grid) + " n=" + std::to_string(n) + " element size " + std::to_string(sizeof(T)));
@@ -185,6 +212,9 @@ void check_against_references(const CartesianGrid& grid, const CartComm& cart, s
   std::vector<T> ours(in.size(), untouched<T>());
   dash::comm::neighbor_alltoall(in, ours, grid);
   EXPECT_EQ(ours, reference<T>(cart, n));
+  if (has_wrapped_neighbors(grid) && !mpi_follows_the_neighborhood_errata()) {
+    return;
+  }
 
   const MpiType<T> type;
   std::vector<T> theirs(in.size(), untouched<T>());
