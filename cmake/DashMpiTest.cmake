@@ -29,11 +29,14 @@ if(DASH_MPI_IMPLEMENTATION STREQUAL "openmpi")
   list(APPEND DASH_MPI_TEST_ENVIRONMENT
     OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_mpi_yield_when_idle=1
     OMPI_MCA_rmaps_base_oversubscribe=1)
-elseif(DASH_MPI_IMPLEMENTATION STREQUAL "mpich")
-  # Hydra places any number of ranks on a host. Waiting ranks poll MPICH's progress engine and
-  # yield the core after MPIR_CVAR_POLLS_BEFORE_YIELD polls (1000 by default): oversubscribed,
-  # the rank that holds the next step needs that core at once.
-  list(APPEND DASH_MPI_TEST_ENVIRONMENT MPIR_CVAR_POLLS_BEFORE_YIELD=1)
+elseif(DASH_MPI_IMPLEMENTATION STREQUAL "mpich" AND NOT DASH_SANITIZE)
+  # Hydra places any number of ranks on a host, but MPICH's ch4 device never yields while it
+  # waits (MPIR_CVAR_POLLS_BEFORE_YIELD serves ch3 only): oversubscribed runs preload a wrapper of
+  # UCX's progress call that yields when idle (test/support/ucx_yield_when_idle.cpp). Not under
+  # the sanitizers, whose runtime must come first in the preload list.
+  add_library(dash_test_yield_when_idle SHARED ${PROJECT_SOURCE_DIR}/test/support/ucx_yield_when_idle.cpp)
+  target_link_libraries(dash_test_yield_when_idle PRIVATE ${CMAKE_DL_LIBS} dash_warnings)
+  list(APPEND DASH_MPI_TEST_ENVIRONMENT "LD_PRELOAD=$<TARGET_FILE:dash_test_yield_when_idle>")
 endif()
 
 if(DASH_SANITIZE)
