@@ -8,7 +8,11 @@
 //   rank;
 // - a rank whose test failed while other ranks are still inside the test body (stuck in a
 //   collective the failing rank left) waits DASH_TEST_AGREE_TIMEOUT seconds for them, then reports
-//   and aborts the job, so a failure is never turned into a hang.
+//   and aborts the job, so a failure is never turned into a hang;
+// - with DASH_TEST_EXPECT_NODES=n0,n1,... (the virtual cluster's runs, cmake/DashClusterTest.cmake)
+//   it first checks that dash detected that placement: n0 ranks on node 0, the next n1 on node 1,
+//   and so on. A launcher or detection fault that put the job on one node fails the run instead
+//   of passing it on the single-node code paths.
 
 #include <algorithm>
 #include <chrono>
@@ -26,6 +30,7 @@
 #include <mpi.h>
 
 #include <dash/comm/environment.hpp>
+#include <dash/comm/locality.hpp>
 #include <dash/comm/mpi_call.hpp>
 
 #include "dash_testing.hpp"
@@ -71,6 +76,41 @@ void wait_or_abort(MPI_Request& request, const std::string& what) {
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
+}
+
+// Whether this rank is where DASH_TEST_EXPECT_NODES places it (true if unset); says why not.
+bool placed_as_expected() {
+  const char* raw = std::getenv("DASH_TEST_EXPECT_NODES");
+  if (raw == nullptr) {
+    return true;
+  }
+  std::vector<int> sizes;
+  for (const char* at = raw; *at != '\0';) {
+    char* end = nullptr;
+    const long size = std::strtol(at, &end, 10);
+    if (end == at || size <= 0 || (*end != ',' && *end != '\0')) {
+      std::fprintf(stderr, "DASH_TEST_EXPECT_NODES='%s' is no list of positive rank counts such as 1,2,3\n", raw);
+      std::exit(2);
+    }
+    sizes.push_back(static_cast<int>(size));
+    at = *end == ',' ? end + 1 : end;
+  }
+  int node = 0;
+  int first = 0;
+  while (node < static_cast<int>(sizes.size()) && harness_rank >= first + sizes[static_cast<std::size_t>(node)]) {
+    first += sizes[static_cast<std::size_t>(node)];
+    ++node;
+  }
+  const int size = node < static_cast<int>(sizes.size()) ? sizes[static_cast<std::size_t>(node)] : 0;
+  const dash::comm::Locality& place = dash::comm::locality();
+  if (place.node == node && place.node_size == size && place.node_count == static_cast<int>(sizes.size())) {
+    return true;
+  }
+  std::fprintf(stderr,
+               "[rank %d] DASH_TEST_EXPECT_NODES=%s places this rank on node %d of %zu, which holds %d rank(s); dash "
+               "detected node %d of %d, which holds %d\n",
+               harness_rank, raw, node, sizes.size(), size, place.node, place.node_count, place.node_size);
+  return false;
 }
 
 // Prints this (non-zero) rank's failures; gtest's own printer runs on rank 0 only.
@@ -166,6 +206,14 @@ int main(int argc, char** argv) {
   MPI_Comm_dup(MPI_COMM_WORLD, &harness_comm);
   MPI_Comm_rank(harness_comm, &harness_rank);
   MPI_Comm_size(harness_comm, &harness_size);
+  if (!dash::testing::on_all_ranks(placed_as_expected())) {
+    if (harness_rank == 0) {
+      std::printf("the job does not run on the nodes DASH_TEST_EXPECT_NODES names; no test run\n");
+    }
+    MPI_Comm_free(&harness_comm);
+    dash::finalize();
+    return 1;
+  }
 
   ::testing::TestEventListeners& listeners = ::testing::UnitTest::GetInstance()->listeners();
   if (harness_rank != 0) {
