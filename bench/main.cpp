@@ -131,11 +131,14 @@ int run_command(const RunArguments& arguments, bool ranks_given, int argc, char*
   const std::vector<std::string> command(argv, argv + argc);
   const dash::bench::ThreadMultipleMpi thread_multiple(dash::bench::select_cases(arguments.target), argc, argv);
   dash::Environment environment(argc, argv);
+  int code = 0;
   try {
-    return run_benchmarks(arguments, ranks_given, command);
+    code = run_benchmarks(arguments, ranks_given, command);
   } catch (const std::exception& error) {
     dash::bench::abort_job(error);  // the other ranks may be waiting in a collective
   }
+  dash::bench::exit_if_finalize_hangs(code);  // the destructors finalise dash and MPI
+  return code;
 }
 
 }  // namespace

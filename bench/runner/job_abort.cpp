@@ -1,7 +1,9 @@
 #include "runner/job_abort.hpp"
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <thread>
 
 #include <mpi.h>
 
@@ -14,6 +16,16 @@ void abort_job(const std::exception& error) {
   std::fflush(stderr);
   MPI_Abort(MPI_COMM_WORLD, 2);
   std::abort();  // MPI_Abort does not return; this tells the compiler so
+}
+
+void exit_if_finalize_hangs(int code) {
+  std::thread([code] {
+    std::this_thread::sleep_for(std::chrono::minutes(1));
+    std::fprintf(stderr, "dash-bench: MPI_Finalize has not returned for a minute (all results are written); "
+                         "exiting with code %d\n", code);
+    std::fflush(stderr);
+    std::_Exit(code);
+  }).detach();
 }
 
 }  // namespace dash::bench
