@@ -275,9 +275,7 @@ TEST(SharedMemoryCollectives, ByteBroadcastsRunAheadThroughThePackedEntries) {
   const auto root_of = [&](std::size_t call) { return static_cast<int>(call % static_cast<std::size_t>(P())); };
   const auto values = [&](std::size_t call) {
     std::vector<std::uint8_t> bytes(size_of(call));
-    for (std::size_t i = 0; i < bytes.size(); ++i) {
-      bytes[i] = static_cast<std::uint8_t>(call * 7 + i);
-    }
+    std::iota(bytes.begin(), bytes.end(), static_cast<std::uint8_t>(call * 7));  // wraps mod 256
     return bytes;
   };
   const auto buffer_for = [&](std::size_t call) {
