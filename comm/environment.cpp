@@ -13,6 +13,7 @@
 #include <dash/comm/locality.hpp>
 #include <dash/comm/log.hpp>
 #include <dash/comm/mpi_call.hpp>
+#include <dash/comm/peer_progress.hpp>
 
 #include "engine/progress_thread.hpp"
 #include "log_identity.hpp"
@@ -215,6 +216,7 @@ void init(int* argc, char*** argv) {
   comm::log(comm::LogLevel::info, "initialised on ", size, " processes; MPI thread level '",
             comm::to_string(provided_level), "'", owns_mpi ? "" : " (MPI initialised by the application)");
   try {
+    comm::detail::open_peer_progress();
     comm::detail::open_table_window(config.table_window_bytes);
     comm::detail::detect_nodes();
     comm::detail::open_node_hierarchy();
@@ -241,6 +243,7 @@ void finalize() {
   comm::detail::close_collective_arena();
   comm::detail::close_node_hierarchy();
   comm::detail::close_table_window();
+  comm::detail::close_peer_progress();
   int mpi_finalized = 0;
   MPI_Finalized(&mpi_finalized);
   if (mpi_finalized) {

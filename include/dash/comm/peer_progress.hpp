@@ -10,13 +10,22 @@
 
 namespace dash::comm {
 
-// Lets MPI progress this process's part of others' communication (one MPI_Iprobe: no message is
-// received). Cheap, but not free: a tight loop calls it every so many polls. Does nothing when the
-// library is not initialised.
+// Lets MPI progress this process's part of others' communication (one MPI_Iprobe on a communicator
+// no message is ever sent on). Cheap, but not free: a tight loop calls it every so many polls. Does
+// nothing when the library is not initialised.
 void drive_peer_progress();
 
 // One idle step of a wait on other processes: drive_peer_progress(), then give the core away
 // (oversubscribed, the process that holds the next step may need it).
 void yield_to_peers();
+
+namespace detail {
+
+// The probe's communicator, a duplicate of MPI_COMM_WORLD: made by dash::init, freed by
+// dash::finalize (both collective).
+void open_peer_progress();
+void close_peer_progress();
+
+}  // namespace detail
 
 }  // namespace dash::comm
