@@ -90,13 +90,16 @@ std::unique_ptr<CollectiveArena>& current_arena() {
 
 }  // namespace
 
-CollectiveArena::CollectiveArena(MPI_Comm node, int machine_processes) {
+CollectiveArena::CollectiveArena(MPI_Comm node, int machine_processes, int team_channels)
+    : team_channels_(team_channels) {
   int rank = 0;
   int size = 0;
   check_mpi(MPI_Comm_dup(node, &node_), "dash::init: MPI_Comm_dup (collective arena)");
   MPI_Comm_rank(node_, &rank);
   MPI_Comm_size(node_, &size);
   rank_ = rank;
+  const int channels = 1 + team_channels;
+  const std::size_t region_bytes = static_cast<std::size_t>(channels) * channel_bytes;
   oversubscribed_ = static_cast<unsigned>(machine_processes) > std::thread::hardware_concurrency();
   MPI_Info info = MPI_INFO_NULL;
   check_mpi(MPI_Info_create(&info), "dash::init: MPI_Info_create");
@@ -115,7 +118,7 @@ CollectiveArena::CollectiveArena(MPI_Comm node, int machine_processes) {
     throw_failed_on_some_member(allocated, "dash::init: MPI_Win_allocate_shared (collective arena)");
   }
   check_mpi(MPI_Win_lock_all(MPI_MODE_NOCHECK, window_), "dash::init: MPI_Win_lock_all (collective arena)");
-  for (int channel = 0; channel < channel_count; ++channel) {
+  for (int channel = 0; channel < channels; ++channel) {
     std::byte* start = aligned(mine) + static_cast<std::size_t>(channel) * channel_bytes;
     new (start) ArenaCounters();
     for (const Ring ring : {Ring::packed, Ring::lines, Ring::slots}) {
@@ -208,7 +211,11 @@ CollectiveArena::~CollectiveArena() {
   MPI_Comm_free(&node_);
 }
 
-void CollectiveArena::clear_channel(int channel) noexcept {
+void CollectiveArena::claim_team_channel(int channel) noexcept {
+  taken_team_channels_ |= std::uint64_t{1} << (channel - 1);
+}
+
+void CollectiveArena::release_team_channel(int channel) noexcept {
   std::byte* start = channel_start(rank_, channel);
   ArenaCounters& mine = counters(rank_, channel);
   mine.staged.store(0, std::memory_order_release);
@@ -223,10 +230,11 @@ void CollectiveArena::clear_channel(int channel) noexcept {
   clear_stamps(Ring::packed);
   clear_stamps(Ring::lines);
   clear_stamps(Ring::slots);
+  taken_team_channels_ &= ~(std::uint64_t{1} << (channel - 1));
 }
 
 ArenaChannel::ArenaChannel(CollectiveArena& arena, int channel, std::vector<int> node_ranks, int member)
-    : arena_(&arena), node_ranks_(std::move(node_ranks)), member_(member) {
+    : arena_(&arena), node_ranks_(std::move(node_ranks)), channel_(channel), member_(member) {
   process_ids_.reserve(node_ranks_.size());
   starts_.reserve(node_ranks_.size());
   for (const int node_rank : node_ranks_) {
@@ -292,7 +300,7 @@ void open_collective_arena() {
   MPI_Comm node = MPI_COMM_NULL;
   check_mpi(MPI_Comm_split(base, locality().node, rank, &node), "dash::init: MPI_Comm_split (collective arena)");
   try {
-    current_arena() = std::make_unique<CollectiveArena>(node, machine_processes);
+    current_arena() = std::make_unique<CollectiveArena>(node, machine_processes, config().arena_team_channels);
   } catch (...) {
     MPI_Comm_free(&node);
     throw;

@@ -1,6 +1,7 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <climits>
 #include <cstdlib>
 #include <string>
 #include <utility>
@@ -83,6 +84,28 @@ std::size_t parse_bytes(const char* variable, std::size_t minimum, std::size_t f
   return parsed;
 }
 
+// Looks `variable` up as a whole number in [minimum, maximum]; unset keeps `fallback`. `expected`
+// says what it counts.
+int parse_count(const char* variable, int minimum, int maximum, int fallback, const std::string& expected) {
+  const char* raw = std::getenv(variable);
+  if (raw == nullptr) {
+    return fallback;
+  }
+  const std::string text(raw);
+  int parsed = 0;
+  std::size_t used = 0;
+  try {
+    parsed = std::stoi(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used == 0 || used != text.size() || parsed < minimum || parsed > maximum) {
+    throw invalid_argument("dash::init", std::string("environment variable ") + variable, std::string_view(raw),
+                           expected);
+  }
+  return parsed;
+}
+
 template <class Value, std::size_t N>
 std::string_view name_of(Value value, const std::array<std::pair<std::string_view, Value>, N>& table) {
   for (const auto& [name, choice] : table) {
@@ -106,21 +129,10 @@ Config config_from_environment() {
   config.sort_trace = parse_choice("DASH_SORT_TRACE", switches, config.sort_trace);
   config.table_window_bytes = parse_bytes("DASH_TABLE_WINDOW_BYTES", 4096, config.table_window_bytes);
   config.streaming_store_bytes = parse_bytes("DASH_STREAMING_STORE_BYTES", 1, config.streaming_store_bytes);
-  if (const char* raw = std::getenv("DASH_NODE_SIZE"); raw != nullptr) {
-    const std::string text(raw);
-    int parsed = 0;
-    std::size_t used = 0;
-    try {
-      parsed = std::stoi(text, &used);
-    } catch (const std::exception&) {
-      used = 0;
-    }
-    if (used == 0 || used != text.size() || parsed < 1) {
-      throw invalid_argument("dash::init", "environment variable DASH_NODE_SIZE", std::string_view(raw),
-                             "a number of processes per node >= 1");
-    }
-    config.emulated_node_size = parsed;
-  }
+  config.emulated_node_size = parse_count("DASH_NODE_SIZE", 1, INT_MAX, config.emulated_node_size,
+                                          "a number of processes per node >= 1");
+  config.arena_team_channels = parse_count("DASH_ARENA_CHANNELS", 0, 64, config.arena_team_channels,
+                                           "a number of team channels per process in [0, 64]");
   if (const char* parameters = std::getenv("DASH_COST_MODEL"); parameters != nullptr) {
     config.cost_parameters = parse_cost_parameters(parameters, "dash::init", "environment variable DASH_COST_MODEL");
   }
@@ -149,7 +161,7 @@ const std::vector<std::string_view>& known_variables() {
       "DASH_COLL_SCATTER",   "DASH_COLL_ALLGATHER", "DASH_COLL_REDUCE_SCATTER", "DASH_COLL_ALLTOALL",
       "DASH_COLL_SCAN",      "DASH_COLL_EXSCAN",    "DASH_COLL_BARRIER",        "DASH_COLL_NEIGHBOR_ALLTOALL",
       "DASH_TABLE_WINDOW_BYTES", "DASH_SHARED_MEMORY", "DASH_SINGLE_COPY", "DASH_SORT_TRACE", "DASH_TOPOLOGY",
-      "DASH_NODE_SIZE", "DASH_STREAMING_STORE_BYTES"};
+      "DASH_NODE_SIZE", "DASH_STREAMING_STORE_BYTES", "DASH_ARENA_CHANNELS"};
   return names;
 }
 

@@ -1,15 +1,15 @@
 #include <algorithm>
 #include <climits>
+#include <cstdint>
 #include <string>
 #include <utility>
 
-#include <dash/comm/detail/collective_arena.hpp>
 #include <dash/comm/detail/execution.hpp>
-#include <dash/comm/detail/group_arena_channel.hpp>
 #include <dash/comm/environment.hpp>
 #include <dash/comm/exception.hpp>
 #include <dash/comm/group.hpp>
-#include <dash/comm/locality.hpp>
+
+#include "group_state.hpp"
 
 namespace dash::comm {
 
@@ -35,19 +35,6 @@ constexpr int internal_tags = 256;
 constexpr int world_tags = (1 << 14) - internal_tags;
 
 }  // namespace
-
-struct Group::State {
-  int size = 0;
-  int rank = 0;
-  std::shared_ptr<const RankMap> map;
-  TagSpace tags;
-  mutable unsigned long long sequence = 0;
-  bool world = false;  // Group::world()'s (shared by Team::All()): is_world() asks on every call
-  // A team's arena channel (0: none) and the initialisation it belongs to; made at first use.
-  int arena_channel = 0;
-  unsigned arena_generation = 0;
-  std::unique_ptr<detail::ArenaChannel> channel;
-};
 
 TagSpace Group::world_tag_space() { return TagSpace{1 + internal_tags, world_tags}; }
 
@@ -101,6 +88,8 @@ Group::Group(int size, int rank, std::shared_ptr<const RankMap> map, TagSpace ta
     throw invalid_argument("dash::comm::Group", "tags.count", tags.count,
                            "a tag range [first, first + count) of at least two tags within [0, INT_MAX]");
   }
+  static std::uint64_t groups_made = 0;  // groups are made by one thread at a time, as collectives run
+  state_->serial = ++groups_made;
   state_->size = size;
   state_->rank = rank;
   state_->map = std::move(map);
@@ -126,64 +115,5 @@ int Group::next_tag() const {
   detail::wait_until_tag_is_free(tag);  // the sequence wrapped onto a collective still running
   return tag;
 }
-
-namespace detail {
-
-void assign_arena_channel(const Group& group, int channel) {
-  if (channel < 1 || channel >= CollectiveArena::channel_count) {
-    throw out_of_range("dash::comm::detail::assign_arena_channel", "channel", channel,
-                       "a team channel in [1, " + std::to_string(CollectiveArena::channel_count) + ")");
-  }
-  Group::State& state = *group.state_;
-  state.arena_channel = channel;
-  state.arena_generation = runtime_generation();
-  state.channel.reset();
-}
-
-ArenaChannel* arena_channel_of(const Group& group) {
-  CollectiveArena* arena = collective_arena();
-  if (arena == nullptr) {
-    return nullptr;
-  }
-  if (group.is_world()) {
-    return &arena->world_channel();
-  }
-  Group::State& state = *group.state_;
-  if (state.arena_channel == 0 || state.arena_generation != runtime_generation()) {
-    return nullptr;
-  }
-  if (state.channel) {  // made in this generation, hence on a single node: a team's every call asks
-    return state.channel.get();
-  }
-  if (locality().node_count > 1) {
-    return nullptr;
-  }
-  // One node: node ranks are base ranks (the arena's node communicator keeps their order).
-  std::vector<int> node_ranks(static_cast<std::size_t>(state.size));
-  for (int member = 0; member < state.size; ++member) {
-    node_ranks[static_cast<std::size_t>(member)] = state.map->to_base(member);
-  }
-  state.channel = std::make_unique<ArenaChannel>(*arena, state.arena_channel, std::move(node_ranks), state.rank);
-  return state.channel.get();
-}
-
-bool arena_channel_busy(const Group& group) noexcept {
-  const Group::State& state = *group.state_;
-  return state.channel && state.channel->running() > 0;
-}
-
-void release_arena_channel(const Group& group) noexcept {
-  Group::State& state = *group.state_;
-  CollectiveArena* arena = collective_arena();
-  // Teams may outlive the library (Team::All()'s children at exit): their channel went with it.
-  if (state.arena_channel != 0 && is_initialized() && state.arena_generation == runtime_generation() &&
-      arena != nullptr) {
-    arena->clear_channel(state.arena_channel);
-  }
-  state.arena_channel = 0;
-  state.channel.reset();
-}
-
-}  // namespace detail
 
 }  // namespace dash::comm

@@ -43,15 +43,12 @@ bool is_rail(const Group& group) noexcept {
   return rail && group.tags().first == rail->tags().first && group.size() == rail->size();
 }
 
-std::string_view hierarchy_unfit(const Group& group) {
+std::string_view world_hierarchy_unfit() {
   if (!config().shared_memory_access) {
     return "it needs shared memory, which DASH_SHARED_MEMORY=0 turned off";
   }
   if (config().progress_thread) {
     return "the progress thread (DASH_PROGRESS_THREAD=1) does not drive arena collectives";
-  }
-  if (!group.is_world()) {
-    return "it runs on the world group only (the node arenas' chunk tickets follow that group's call order)";
   }
   const NodeHierarchy& hierarchy = node_hierarchy();
   if (hierarchy.nodes < 2) {
@@ -80,6 +77,12 @@ void open_node_hierarchy() {
   check_mpi(MPI_Allreduce(local.data(), least.data(), 3, MPI_INT, MPI_MIN, base_comm()),
             "dash::init: MPI_Allreduce (node hierarchy)");
   hierarchy->regular = least[0] == -least[1] && least[2] == 1;
+  MPI_Comm node = MPI_COMM_NULL;
+  check_mpi(MPI_Comm_split(base_comm(), place.node, rank, &node), "dash::init: MPI_Comm_split (node hierarchy)");
+  hierarchy->node_members.resize(static_cast<std::size_t>(place.node_size));
+  const int gathered = MPI_Allgather(&rank, 1, MPI_INT, hierarchy->node_members.data(), 1, MPI_INT, node);
+  MPI_Comm_free(&node);
+  check_mpi(gathered, "dash::init: MPI_Allgather (node hierarchy)");
   if (hierarchy->regular && hierarchy->nodes > 1) {
     hierarchy->rail.emplace(place.node_count, place.node,
                             std::make_shared<RailMap>(place.node_size, place.node_rank), Group::internal_tag_space());

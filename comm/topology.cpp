@@ -29,6 +29,16 @@ long long path_position(const std::vector<int>& coordinates, const std::vector<i
   return position;
 }
 
+// A grid node's coordinates (the last dimension varies fastest).
+std::vector<int> grid_coordinates(const std::vector<int>& dims, int node) {
+  std::vector<int> coordinates(dims.size());
+  for (std::size_t d = dims.size(); d-- > 0;) {
+    coordinates[d] = node % dims[d];
+    node /= dims[d];
+  }
+  return coordinates;
+}
+
 std::string rank_list(const std::vector<int>& ranks) {
   std::ostringstream out;
   for (std::size_t i = 0; i < ranks.size(); ++i) {
@@ -124,12 +134,7 @@ std::vector<int> Topology::node_coordinates(int node) const {
   if (network_.kind != NetworkKind::grid) {
     return {};
   }
-  std::vector<int> coordinates(network_.dims.size());
-  for (std::size_t d = network_.dims.size(); d-- > 0;) {
-    coordinates[d] = node % network_.dims[d];
-    node /= network_.dims[d];
-  }
-  return coordinates;
+  return grid_coordinates(network_.dims, node);
 }
 
 int Topology::leaf(int node) const {
@@ -146,25 +151,31 @@ TopologyView Topology::view(std::span<const int> group) const {
       throw invalid_argument("dash::comm::Topology::view", "group", rank, "distinct ranks (this one is listed twice)");
     }
   }
+  const std::vector<int> nodes(covered.begin(), covered.end());
+  return network_view(network_, nodes);
+}
+
+TopologyView network_view(const Network& network, std::span<const int> nodes) {
+  const std::set<int> covered(nodes.begin(), nodes.end());
   TopologyView view;
   view.nodes.assign(covered.begin(), covered.end());
   if (view.nodes.size() <= 1) {
     return view;  // one node (or none): flat
   }
-  if (network_.kind == NetworkKind::flat) {
+  if (network.kind == NetworkKind::flat) {
     return view;
   }
-  if (network_.kind == NetworkKind::clos) {
+  if (network.kind == NetworkKind::clos) {
     // Nodes are numbered leaf by leaf, so ascending order already groups them by leaf.
-    view.network = network_;
+    view.network = network;
     return view;
   }
   // Grid: a box if the covered coordinates of each dimension form an interval and all their
   // combinations are covered.
-  const std::size_t dims = network_.dims.size();
+  const std::size_t dims = network.dims.size();
   std::vector<std::set<int>> used(dims);
   for (const int node : view.nodes) {
-    const auto coordinates = node_coordinates(node);
+    const auto coordinates = grid_coordinates(network.dims, node);
     for (std::size_t d = 0; d < dims; ++d) {
       used[d].insert(coordinates[d]);
     }
@@ -176,19 +187,20 @@ TopologyView Topology::view(std::span<const int> group) const {
     intervals = intervals && *used[d].rbegin() - *used[d].begin() + 1 == static_cast<int>(used[d].size());
   }
   view.network.kind = NetworkKind::grid;
-  view.network.routing = network_.routing;
+  view.network.routing = network.routing;
   if (intervals && box == view.nodes.size()) {
     for (std::size_t d = 0; d < dims; ++d) {
       const int extent = static_cast<int>(used[d].size());
       if (extent > 1) {
         view.network.dims.push_back(extent);
-        view.network.wrap.push_back(network_.wrap[d] && extent == network_.dims[d]);
+        view.network.wrap.push_back(network.wrap[d] && extent == network.dims[d]);
       }
     }
     return view;  // ascending node order is row-major over the box
   }
   std::sort(view.nodes.begin(), view.nodes.end(), [&](int a, int b) {
-    return path_position(node_coordinates(a), network_.dims) < path_position(node_coordinates(b), network_.dims);
+    return path_position(grid_coordinates(network.dims, a), network.dims) <
+           path_position(grid_coordinates(network.dims, b), network.dims);
   });
   view.network.dims = {static_cast<int>(view.nodes.size())};
   view.network.wrap = {false};

@@ -9,8 +9,7 @@
 
 #include <dash/comm/allreduce.hpp>
 #include <dash/comm/barrier.hpp>
-#include <dash/comm/detail/collective_arena.hpp>
-#include <dash/comm/detail/group_arena_channel.hpp>
+#include <dash/comm/detail/group_paths.hpp>
 #include <dash/comm/mpi_call.hpp>
 #include <dash/comm/environment.hpp>
 #include <dash/comm/exception.hpp>
@@ -31,6 +30,15 @@ struct Team::Membership {
   std::size_t peak_rows = 0;
 };
 
+namespace {
+
+// The last tags of a team's block go to the rails of its hierarchical collectives (a chunk's tag
+// follows from its ticket, and a few tickets are in flight at a time: detail/group_paths.hpp).
+constexpr int rail_tags = 64;
+static_assert(detail::TagBlockLayout::min_block_tags - rail_tags >= 128, "a team keeps most of its block");
+
+}  // namespace
+
 Team::Team(Team* parent, Membership membership)
     : parent_(parent),
       depth_(parent == nullptr ? 0 : parent->depth_ + 1),
@@ -38,15 +46,18 @@ Team::Team(Team* parent, Membership membership)
       tag_blocks_(std::move(membership.tag_blocks)),
       tag_block_(membership.tag_block),
       split_peak_rows_(membership.peak_rows) {
-  // All() shares Group::world()'s state (its tag sequence), so collectives on either never collide.
-  group_ = tag_block_ < 0 ? std::make_unique<comm::Group>(comm::Group::world())
-                          : std::make_unique<comm::Group>(membership.size, membership.rank, ranks_,
-                                                          tag_blocks_->layout().space(tag_block_));
-  // The collective arena's team channels follow the tag blocks: no two live teams that share a
-  // process share a block (detail/group_arena_channel.hpp).
-  if (tag_block_ >= 0 && tag_block_ + 1 < comm::detail::CollectiveArena::channel_count) {
-    comm::detail::assign_arena_channel(*group_, tag_block_ + 1);
+  if (tag_block_ < 0) {
+    // All() shares Group::world()'s state (its tag sequence), so collectives on either never collide.
+    group_ = std::make_unique<comm::Group>(comm::Group::world());
+    return;
   }
+  const comm::TagSpace block = tag_blocks_->layout().space(tag_block_);
+  group_ = std::make_unique<comm::Group>(membership.size, membership.rank, ranks_,
+                                         comm::TagSpace{block.first, block.count - rail_tags});
+  // Collective over the new team: its arena channel and hierarchy, agreed by its members.
+  comm::detail::open_team_paths(
+      *group_, [ranks = ranks_](int base) { return ranks->from_base(base); },
+      comm::TagSpace{block.first + block.count - rail_tags, rail_tags});
 }
 
 Team::~Team() { release(); }
@@ -62,7 +73,7 @@ void Team::release() noexcept {
   // Released teams are freed (after their barrier) or children of a freed parent (after its), so
   // no member reads this process's part of the channel any more.
   if (group_) {
-    comm::detail::release_arena_channel(*group_);
+    comm::detail::release_team_paths(*group_);
   }
   group_.reset();
   ranks_.reset();

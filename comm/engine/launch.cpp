@@ -1,3 +1,12 @@
+// Selection and launch of the collectives (docs/collectives.md "Algorithms and selection").
+//
+// Map: CallFacts (what selection reads: the call, and the group's paths: arena, hierarchy,
+// network) and the registry of algorithms with their segment counts and fitness rules; pricing
+// (closed forms, network_cost on DASH_TOPOLOGY's network, hierarchical runs as arena plus rails)
+// and the library's choice, kept per call shape; explain(); plans kept per call shape; the
+// cross-rank argument check; decide, prepare and launch: a decision kept per group and call
+// shape, then an arena run (shared_memory_run.hpp) or the schedule on the engine.
+
 #include <algorithm>
 #include <array>
 #include <bit>
@@ -19,7 +28,7 @@
 #include <dash/comm/cost_model.hpp>
 #include <dash/comm/detail/algorithm_costs.hpp>
 #include <dash/comm/detail/collective_arena.hpp>
-#include <dash/comm/detail/group_arena_channel.hpp>
+#include <dash/comm/detail/group_paths.hpp>
 #include <dash/comm/detail/launch.hpp>
 #include <dash/comm/detail/local_failure_report.hpp>
 #include <dash/comm/detail/node_hierarchy.hpp>
@@ -44,12 +53,14 @@
 #include <dash/comm/schedule/scatter.hpp>
 #include <dash/comm/uniform_check.hpp>
 
+#include "../group_state.hpp"
 #include "shared_memory_run.hpp"
 
 namespace dash::comm {
 
 namespace {
 
+using detail::RankNetwork;
 using schedule::Schedule;
 
 // What selection may look at: the same on every rank of a correct call, except the sizes of a
@@ -65,7 +76,11 @@ struct CallFacts {
   std::uint32_t segments = 0;           // Options::segments; 0: the algorithm's own
   const CartesianGrid* grid = nullptr;  // neighbor_alltoall's process grid
   std::string_view no_shared_memory{};  // why the group cannot use the node's collective arena; empty if it can
-  std::string_view no_hierarchy{};      // why the call cannot run hierarchically (node_hierarchy.hpp); empty if it can
+  std::string_view no_hierarchy{};      // why the call cannot run hierarchically (group_paths.hpp); empty if it can
+  // Where it can: the group's nodes and members per node, and the network its rails are priced on.
+  int nodes = 1;
+  int node_size = 1;
+  RankNetwork rail_network{};
   // The network of DASH_TOPOLOGY when the group's ranks are its nodes, one rank per node (the world group of a
   // job with as many ranks as the grid has nodes, or of a Clos network); null otherwise. Then every candidate is
   // priced on it (network_cost.hpp), and the topology-aware algorithms become candidates.
@@ -128,7 +143,7 @@ std::uint32_t shared_memory_segments(Coll collective, const CallFacts& facts, bo
   }
   const std::size_t element_bytes = facts.bytes / facts.elements;
   std::size_t per_chunk =
-      hierarchical ? detail::hierarchical_chunk_elements(collective, detail::node_hierarchy().nodes, element_bytes)
+      hierarchical ? detail::hierarchical_chunk_elements(collective, facts.nodes, element_bytes)
                    : detail::shared_memory_chunk_elements(collective, facts.size, element_bytes);
   const std::size_t in_place =
       hierarchical ? 0 : detail::in_place_chunk_elements(collective, facts.bytes, element_bytes, facts.size);
@@ -187,8 +202,8 @@ std::string fits_hierarchy(const CallFacts& facts) {
   if (facts.variable) {
     return "it needs contributions of one size";
   }
-  const int nodes = detail::node_hierarchy().nodes;
-  if (facts.elements > 0 && detail::hierarchical_chunk_elements(collective, nodes, facts.bytes / facts.elements) == 0) {
+  if (facts.elements > 0 &&
+      detail::hierarchical_chunk_elements(collective, facts.nodes, facts.bytes / facts.elements) == 0) {
     return "an element is larger than the arena's slot share";
   }
   if (const std::uint32_t needed = shared_memory_segments(collective, facts, true);
@@ -236,7 +251,8 @@ std::string needs_rank_grid(const CallFacts& facts, bool all_wrap) {
   }
   if (facts.network_grid == nullptr) {
     return "it runs on a torus or mesh whose nodes are the group's ranks (DASH_TOPOLOGY=torus:AxBxC with one "
-           "rank per node, on the world group or a hierarchical collective's rails)";
+           "rank per node: the world group, a team priced on its view of the network, or a hierarchical "
+           "collective's rails)";
   }
   if (all_wrap) {
     for (const bool wraps : facts.network_grid->periodic()) {
@@ -484,7 +500,8 @@ std::string why_no_candidate(const Algorithm& algorithm, const CallFacts& facts)
   std::string why = why_unfit(algorithm, facts);
   if (why.empty() && algorithm.topology && facts.network == nullptr) {
     why = "the library chooses it only where it can price it: on a network DASH_TOPOLOGY describes, one rank per "
-          "node, on the world group or a hierarchical collective's rails (it can be forced on any group it fits)";
+          "node, on the world group, a team priced on its view of the network, or a hierarchical collective's "
+          "rails (it can be forced on any group it fits)";
   }
   const bool scratch_fits_layout = algorithm.scratch_holds_own_blocks && !facts.output_varies;
   if (why.empty() && facts.variable && !scratch_fits_layout &&
@@ -494,17 +511,13 @@ std::string why_no_candidate(const Algorithm& algorithm, const CallFacts& facts)
   return why;
 }
 
-struct RankNetwork {
-  const Network* network = nullptr;
-  std::shared_ptr<const CartesianGrid> grid;
-};
-
 // DASH_TOPOLOGY's network when the group's ranks are its nodes, one rank per node, as seed 000
 // assumes: the world group on a grid of as many nodes as it has ranks, or on a Clos network with
 // every rank on a node of its own (or all on one machine standing in for the nodes); or a rail of
 // a job with several processes per node (node_hierarchy.hpp), whose rank i is on node i. The
 // rails of a node share its links; each is priced as if alone, which scales the bandwidth of all
-// its candidates alike.
+// its candidates alike. A team, or a team's rail, whose members sit alone on their nodes is priced
+// on its view of the network (group_paths.hpp).
 RankNetwork rank_network(const Group& group) {
   const Network& network = config().network;
   if (network.kind == NetworkKind::flat) {
@@ -512,7 +525,7 @@ RankNetwork rank_network(const Group& group) {
   }
   const bool rail = detail::is_rail(group);
   if (!rail && !group.is_world()) {
-    return {};
+    return detail::team_network_of(group);
   }
   if (network.kind == NetworkKind::clos) {
     const Locality& place = locality();
@@ -528,16 +541,25 @@ RankNetwork rank_network(const Group& group) {
   return {&network, grid.second};
 }
 
-constexpr std::string_view ranks_are_nodes = "the group's ranks stand for the nodes of DASH_TOPOLOGY's network";
-
-// Why the arena cannot serve the group: the shared-memory rules, or ranks standing for nodes.
-std::string_view no_arena(const Group& group, const RankNetwork& ranks_as_nodes) {
-  return ranks_as_nodes.network != nullptr ? ranks_are_nodes : detail::shared_memory_unfit(group);
-}
-
-// Why the group's calls cannot run hierarchically.
-std::string_view no_hierarchy(const Group& group, const RankNetwork& ranks_as_nodes) {
-  return ranks_as_nodes.network != nullptr ? ranks_are_nodes : detail::hierarchy_unfit(group);
+// What selection reads of the group besides its size: whether the node arena or the hierarchical
+// algorithms serve it (the shared-memory rules of group_paths.hpp, unless its ranks stand for the
+// nodes of a network), and the network its ranks or its rails are priced on.
+void add_group_facts(CallFacts& facts, const Group& group) {
+  const RankNetwork ranks_as_nodes = rank_network(group);
+  facts.network = ranks_as_nodes.network;
+  facts.network_grid = ranks_as_nodes.grid;
+  if (ranks_as_nodes.network != nullptr) {
+    facts.no_shared_memory = detail::ranks_are_nodes;
+    facts.no_hierarchy = detail::ranks_are_nodes;
+    return;
+  }
+  facts.no_shared_memory = detail::arena_unfit(group);
+  facts.no_hierarchy = detail::hierarchy_unfit(group);
+  if (const std::optional<detail::Hierarchy> hierarchy = detail::hierarchy_of(group)) {
+    facts.nodes = hierarchy->nodes;
+    facts.node_size = hierarchy->node_size;
+    facts.rail_network = rank_network(*hierarchy->rail);
+  }
 }
 
 // The shape a call of `algorithm` runs with: the topology-aware ones on the network's grid.
@@ -616,27 +638,26 @@ const Algorithm* cheapest(std::string_view function, Coll collective, const Call
   return best;
 }
 
-// A hierarchical run: its arena algorithm on the node's k processes, plus one collective per chunk
-// on the rail (allreduce or reduce of the process's 1/k piece, allgather or bcast of the chunk), priced as
+// A hierarchical run: its arena algorithm on a node's k members, plus one collective per chunk on
+// the rail (allreduce or reduce of the member's piece, allgather or bcast of the chunk), priced as
 // the rail's own call will choose it. An allgather's arena blocks are a chunk of every node's
 // block. The stages overlap chunk by chunk; the sum is the serial bound.
 Pricing price_hierarchical(const Algorithm& algorithm, const CallFacts& facts, const CostParameters& parameters) {
-  const detail::NodeHierarchy& hierarchy = detail::node_hierarchy();
   const std::uint32_t chunks = segments_of(algorithm, facts);
   Pricing pricing;
-  pricing.terms = algorithm.cost.terms(detail::CostShape{hierarchy.node_size, chunks});
+  pricing.terms = algorithm.cost.terms(detail::CostShape{facts.node_size, chunks});
   const std::size_t element_bytes = facts.elements > 0 ? facts.bytes / facts.elements : 0;
   const std::size_t chunk_elements = (facts.elements + chunks - 1) / chunks;
   pricing.block_bytes = chunk_elements * element_bytes;
   if (algorithm.collective == Coll::allgather) {
-    pricing.block_bytes *= static_cast<std::size_t>(hierarchy.nodes);
+    pricing.block_bytes *= static_cast<std::size_t>(facts.nodes);
   }
   pricing.seconds = predicted_seconds(pricing.terms, pricing.block_bytes, parameters);
   const bool pieces = algorithm.collective == Coll::allreduce || algorithm.collective == Coll::reduce;
-  const auto node_size = static_cast<std::size_t>(hierarchy.node_size);
-  const std::size_t rail_elements = pieces ? (chunk_elements + node_size - 1) / node_size : chunk_elements;
-  const RankNetwork rail_network = hierarchy.rail ? rank_network(*hierarchy.rail) : RankNetwork{};
-  const CallFacts rail_facts{.size = hierarchy.nodes,
+  const auto rails = static_cast<std::size_t>(detail::rail_pieces(chunk_elements * element_bytes, facts.node_size));
+  const std::size_t rail_elements = pieces ? (chunk_elements + rails - 1) / rails : chunk_elements;
+  const RankNetwork& rail_network = facts.rail_network;
+  const CallFacts rail_facts{.size = facts.nodes,
                              .bytes = rail_elements * element_bytes,
                              .elements = rail_elements,
                              .commutative = facts.commutative,
@@ -669,13 +690,15 @@ struct ChoiceKey {
   bool variable;
   bool canonical;
   bool output_varies;
-  // Groups of one size differ in whether the arena may serve them (only the world group may), and
-  // whether they run hierarchically.
+  // Groups of one size differ in whether the arena serves them, and whether they run
+  // hierarchically, on nodes of how many members.
   bool arena;
   bool hierarchy;
+  int node_size;
   CostParameters parameters;
-  // DASH_TOPOLOGY's descriptor: it prices the group's ranks or, for a hierarchical run, its rails.
+  // The descriptors of the networks the group's ranks and its rails are priced on ("" for none).
   std::string network;
+  std::string rail_network;
   friend bool operator==(const ChoiceKey&, const ChoiceKey&) = default;
 };
 
@@ -686,20 +709,31 @@ struct ChoiceKeyHash {
          {static_cast<std::size_t>(key.size), key.bytes, key.elements, std::size_t{key.segments},
           std::size_t{key.commutative} | std::size_t{key.variable} << 1 | std::size_t{key.canonical} << 2 |
               std::size_t{key.output_varies} << 3 | std::size_t{key.arena} << 4 |
-              std::size_t{key.hierarchy} << 5}) {
+              std::size_t{key.hierarchy} << 5,
+          static_cast<std::size_t>(key.node_size)}) {
       hash = hash * 1000003u ^ part;
     }
     return hash;
   }
 };
 
-// The descriptor of `network`, formatted once per network rather than once per call.
-const std::string& network_descriptor(const Network& network) {
-  static std::optional<std::pair<Network, std::string>> last;
-  if (!last || last->first != network) {
-    last.emplace(network, to_string(network));
+// The descriptor of `network` ("" for none), formatted once per network rather than once per call:
+// a few recent ones are kept (a team's view and its rails' differ from the world group's).
+const std::string& network_descriptor(const Network* network) {
+  static const std::string none;
+  if (network == nullptr) {
+    return none;
   }
-  return last->second;
+  static std::array<std::optional<std::pair<Network, std::string>>, 4> recent;
+  static std::size_t next = 0;
+  for (const auto& entry : recent) {
+    if (entry && entry->first == *network) {
+      return entry->second;
+    }
+  }
+  std::optional<std::pair<Network, std::string>>& entry = recent[next++ % recent.size()];
+  entry.emplace(*network, to_string(*network));
+  return entry->second;
 }
 
 // The library's own choice. Pricing a call allocates (error texts of unfit candidates, binary
@@ -725,8 +759,10 @@ const Algorithm* library_choice(std::string_view function, Coll collective, cons
                       facts.output_varies,
                       facts.no_shared_memory.empty(),
                       facts.no_hierarchy.empty(),
+                      facts.no_hierarchy.empty() ? facts.node_size : 0,
                       config().cost_parameters,
-                      network_descriptor(config().network)};
+                      network_descriptor(facts.network),
+                      network_descriptor(facts.rail_network.network)};
   if (last && last->first == key) {
     return last->second;
   }
@@ -803,6 +839,51 @@ std::string microseconds(double seconds) {
   return text.data();
 }
 
+// Why neither the group's ranks nor its rails are priced on DASH_TOPOLOGY's network.
+std::string network_unfit(const Group& group, const CallFacts& facts) {
+  if (config().network.kind == NetworkKind::flat) {
+    return "DASH_TOPOLOGY names no network (flat): every candidate is priced by its closed form";
+  }
+  if (group.is_world() || detail::is_rail(group)) {
+    return "the group's ranks are not the network's nodes (a grid of as many nodes as it has ranks, or a Clos "
+           "network with one rank per node)" +
+           std::string(facts.no_hierarchy.empty() ? "" : ", and no rails of a hierarchical collective serve it");
+  }
+  if (const std::string_view why = detail::team_network_unfit(group); !why.empty()) {
+    return std::string(why);
+  }
+  return "only the world group, teams and their rails are priced on the network (a group of listed ranks is not)";
+}
+
+// What explain() says of the group's paths beyond the message schedules.
+void add_path_verdicts(Choice& choice, const CallFacts& facts, const Group& group) {
+  choice.arena.serves = facts.no_shared_memory.empty();
+  if (choice.arena.serves) {
+    const detail::ArenaChannel& channel = *detail::arena_channel_of(group);
+    choice.arena.detail = "arena channel " + std::to_string(channel.channel()) + " of the node, where the group's " +
+                          std::to_string(channel.size()) + " members meet";
+  } else {
+    choice.arena.detail = std::string(facts.no_shared_memory);
+  }
+  choice.hierarchy.serves = facts.no_hierarchy.empty();
+  if (choice.hierarchy.serves) {
+    const detail::Hierarchy hierarchy = *detail::hierarchy_of(group);
+    choice.hierarchy.detail = std::to_string(hierarchy.nodes) + " nodes of " + std::to_string(hierarchy.node_size) +
+                              " members: each node's members meet in arena channel " +
+                              std::to_string(hierarchy.channel->channel()) +
+                              " of their node, and rails of one member per node carry the inter-node stage";
+  } else {
+    choice.hierarchy.detail = std::string(facts.no_hierarchy);
+  }
+  if (facts.network != nullptr) {
+    choice.network = {true, "its ranks are priced as the nodes of " + to_string(*facts.network)};
+  } else if (choice.hierarchy.serves && facts.rail_network.network != nullptr) {
+    choice.network = {true, "its rails are priced as the nodes of " + to_string(*facts.rail_network.network)};
+  } else {
+    choice.network = {false, network_unfit(group, facts)};
+  }
+}
+
 }  // namespace
 
 std::vector<std::string_view> algorithms(Coll collective) {
@@ -816,15 +897,8 @@ std::vector<std::string_view> algorithms(Coll collective) {
 }
 
 Choice explain(Coll collective, std::size_t bytes, const Group& group, bool commutative) {
-  const RankNetwork ranks_as_nodes = rank_network(group);
-  const CallFacts facts{.size = group.size(),
-                        .bytes = bytes,
-                        .elements = bytes,
-                        .commutative = commutative,
-                        .no_shared_memory = no_arena(group, ranks_as_nodes),
-                        .no_hierarchy = no_hierarchy(group, ranks_as_nodes),
-                        .network = ranks_as_nodes.network,
-                        .network_grid = ranks_as_nodes.grid};
+  CallFacts facts{.size = group.size(), .bytes = bytes, .elements = bytes, .commutative = commutative};
+  add_group_facts(facts, group);
   const Selected selected = select("dash::comm::explain", collective, facts, {}, cheapest);
   const CostParameters& parameters = config().cost_parameters;
   Choice choice;
@@ -857,6 +931,7 @@ Choice explain(Coll collective, std::size_t bytes, const Group& group, bool comm
                             " algorithms that can serve the call: " + microseconds(chosen_seconds) + " (cost model " +
                             to_string(parameters) + ")"
                       : std::string(selected.reason);
+  add_path_verdicts(choice, facts, group);
   return choice;
 }
 
@@ -1038,22 +1113,16 @@ struct Decision {
 
 Decision decide(const CollectiveCall& call, const Group& group, const Options& options) {
   const bool variable_sizes = call.input_sizes || call.output_sizes;
-  const RankNetwork ranks_as_nodes = rank_network(group);
-  const CallFacts facts{.size = group.size(),
-                        .bytes = call.elements * call.element_size,
-                        .elements = call.elements,
-                        .commutative = call.commutative,
-                        .variable = variable_sizes,
-                        .canonical = options.canonical_placement,
-                        .output_varies = call.output_sizes != nullptr,
-                        .segments = options.segments,
-                        .grid = call.grid.get(),
-                        .no_shared_memory = runs_in_shared_memory(call.collective) ? no_arena(group, ranks_as_nodes)
-                                                                                    : std::string_view(),
-                        .no_hierarchy = runs_hierarchically(call.collective) ? no_hierarchy(group, ranks_as_nodes)
-                                                                              : std::string_view(),
-                        .network = ranks_as_nodes.network,
-                        .network_grid = ranks_as_nodes.grid};
+  CallFacts facts{.size = group.size(),
+                  .bytes = call.elements * call.element_size,
+                  .elements = call.elements,
+                  .commutative = call.commutative,
+                  .variable = variable_sizes,
+                  .canonical = options.canonical_placement,
+                  .output_varies = call.output_sizes != nullptr,
+                  .segments = options.segments,
+                  .grid = call.grid.get()};
+  add_group_facts(facts, group);
   // A segment holds one element at least; far more segments than elements only multiply the messages.
   if (!variable_sizes && options.segments > std::max<std::size_t>(call.elements, 1)) {
     throw invalid_argument(call.function, "options.segments", options.segments,
@@ -1069,9 +1138,9 @@ Decision decide(const CollectiveCall& call, const Group& group, const Options& o
 }
 
 // Uniform calls whose decision depends only on these: the configuration, the nodes and the arena
-// stay as dash::init found them until the next initialisation, and a group other than the world
-// group counts only by its size and whether it has an arena channel (no hierarchy and no network
-// view serve it).
+// stay as dash::init found them until the next initialisation, and a group's paths (its arena
+// channel, hierarchy and network view) as they were when it was made. The group counts by its
+// serial number, which no other group of the process shares.
 struct RepeatableCallKey {
   unsigned generation;
   Coll collective;
@@ -1082,42 +1151,53 @@ struct RepeatableCallKey {
   bool canonical;
   std::uint32_t segments;
   std::string algorithm;
-  int group_size;
-  bool in_arena_channel;  // a team with an arena channel (detail/group_arena_channel.hpp)
+  std::uint64_t group;
 };
 
 // Short collectives are called in loops of one call shape, where deciding afresh would cost more
 // than the collective itself (a few hundred nanoseconds against an 8-byte broadcast in shared
-// memory; 150 ns of a 1 us allreduce on a team): the last decision is kept, one for the world
-// group and one for the others, so that a team algorithm's calls between world calls keep theirs.
-// `channel`: the group's arena channel (arena_channel_of), null when it has none.
-Decision decide_repeatable(const CollectiveCall& call, const Group& group, const ArenaChannel* channel,
-                           const Options& options) {
+// memory; 150 ns of a 1 us allreduce on a team): the last decision is kept for the world group and
+// the last few for the others, so that a team algorithm's calls between world calls keep theirs,
+// and so do the row and column teams of a process grid called in turn.
+Decision decide_repeatable(const CollectiveCall& call, const Group& group, const Options& options) {
   const bool repeatable = !call.internal && !call.input_sizes && !call.output_sizes && !call.grid;
   if (!repeatable) {
     return decide(call, group, options);
   }
   // Collectives are called from one thread at a time (docs/configuration.md), so no lock.
-  static std::array<std::optional<std::pair<RepeatableCallKey, Decision>>, 2> kept;
-  const bool world = group.is_world();
-  std::optional<std::pair<RepeatableCallKey, Decision>>& last = kept[world ? 0 : 1];
+  using Kept = std::optional<std::pair<RepeatableCallKey, Decision>>;
+  static Kept world_kept;
+  static std::array<Kept, 4> others_kept;
+  static std::size_t others_next = 0;
   const unsigned generation = runtime_generation();
-  const int size = group.size();
-  const bool in_arena_channel = !world && channel != nullptr;
-  const auto repeats = [&](const RepeatableCallKey& key) {  // compared field by field: no key to build per call
+  const std::uint64_t serial = detail::GroupAccess::state(group).serial;
+  const auto repeats = [&](const Kept& kept) {  // compared field by field: no key to build per call
+    if (!kept) {
+      return false;
+    }
+    const RepeatableCallKey& key = kept->first;
     return key.generation == generation && key.collective == call.collective && key.root == call.root &&
            key.elements == call.elements && key.element_size == call.element_size &&
            key.commutative == call.commutative && key.canonical == options.canonical_placement &&
-           key.segments == options.segments && key.group_size == size &&
-           key.in_arena_channel == in_arena_channel && key.algorithm == options.algorithm;
+           key.segments == options.segments && key.group == serial && key.algorithm == options.algorithm;
   };
-  if (!last || !repeats(last->first)) {
-    last.emplace(RepeatableCallKey{generation, call.collective, call.root, call.elements, call.element_size,
-                                   call.commutative, options.canonical_placement, options.segments, options.algorithm,
-                                   size, in_arena_channel},
-                 decide(call, group, options));
+  const bool world = group.is_world();
+  if (world && repeats(world_kept)) {
+    return world_kept->second;
   }
-  return last->second;
+  if (!world) {
+    for (const Kept& kept : others_kept) {
+      if (repeats(kept)) {
+        return kept->second;
+      }
+    }
+  }
+  Kept& slot = world ? world_kept : others_kept[others_next++ % others_kept.size()];
+  slot.emplace(RepeatableCallKey{generation, call.collective, call.root, call.elements, call.element_size,
+                                 call.commutative, options.canonical_placement, options.segments, options.algorithm,
+                                 serial},
+               decide(call, group, options));
+  return slot->second;
 }
 
 // A call ready to start: the decision, and the arena run when the arena serves it.
@@ -1138,22 +1218,22 @@ void check_root(const CollectiveCall& call, const Group& group) {
 
 Prepared prepare(const CollectiveCall& call, const Group& group, const Options& options) {
   check_root(call, group);
-  ArenaChannel* channel = arena_channel_of(group);
-  Prepared prepared{decide_repeatable(call, group, channel, options), std::nullopt};
+  Prepared prepared{decide_repeatable(call, group, options), std::nullopt};
   const Algorithm& algorithm = *prepared.decision.selected.algorithm;
   if (algorithm.shared_memory) {
     SharedMemoryCall& run = prepared.in_arena.emplace(
         SharedMemoryCall{call.collective, call.root, call.element_size, call.elements, prepared.decision.segments,
                          call.input, call.output, call.reduction, algorithm.replicated});
     if (algorithm.hierarchical) {
-      // Regular nodes: the root is node root / k's process of node rank root % k.
-      const int node_size = detail::node_hierarchy().node_size;
+      // Aligned nodes: the root is node root / k's member of node rank root % k.
+      const detail::Hierarchy hierarchy = *detail::hierarchy_of(group);
       run.hierarchical = true;
-      run.root = call.root % node_size;
-      run.rail_root = call.root / node_size;
-      run.channel = &collective_arena()->world_channel();
+      run.root = call.root % hierarchy.node_size;
+      run.rail_root = call.root / hierarchy.node_size;
+      run.rail = hierarchy.rail;
+      run.channel = hierarchy.channel;
     } else {
-      run.channel = channel;
+      run.channel = arena_channel_of(group);
     }
   }
   return prepared;

@@ -1,3 +1,9 @@
+// The arena runs of shared_memory_run.hpp.
+//
+// Map: chunking rules (in place, lines, packed entries, slices); SharedMemoryRun: its progress and
+// arrivals, lending and cross-memory reads, the rail stages of hierarchical runs, then the three
+// phases every ticket passes (stage, reduce, gather); the chunk sizes selection asks for.
+
 #include <algorithm>
 #include <cstring>
 #include <optional>
@@ -8,15 +14,12 @@
 #include <dash/comm/config.hpp>
 #include <dash/comm/detail/bulk_copy.hpp>
 #include <dash/comm/detail/collective_arena.hpp>
-#include <dash/comm/detail/group_arena_channel.hpp>
 #include <dash/comm/detail/launch.hpp>
 #include <dash/comm/detail/mapped_memory.hpp>
-#include <dash/comm/detail/node_hierarchy.hpp>
 #include <dash/comm/detail/slot_write_choice.hpp>
 #include <dash/comm/detail/streaming_copy.hpp>
 #include <dash/comm/environment.hpp>
 #include <dash/comm/exception.hpp>
-#include <dash/comm/locality.hpp>
 #include <dash/comm/peer_progress.hpp>
 
 #include "shared_memory_run.hpp"
@@ -130,7 +133,7 @@ public:
       : arena_(*collective_arena()),
         channel_(*call.channel),
         call_(call),
-        rail_(call.hierarchical ? &*node_hierarchy().rail : nullptr),
+        rail_(call.hierarchical ? call.rail : nullptr),
         size_(channel_.size()),
         rank_(channel_.member()),
         mine_(channel_.counters(rank_)),
@@ -412,7 +415,13 @@ private:
   // chunk's tag follows from its ticket, the same on every node (each node's arena numbers the
   // world group's hierarchical calls alike). The slots keep the chunks in flight within a few
   // tickets of each other, far fewer than the tags, so two never share one.
+  // A member without a piece of the chunk (rail_pieces) has nothing to send: its rail skips it alike
+  // on every node.
   void start_on_rail(std::uint32_t chunk, std::size_t count, const std::byte* input, std::byte* output) {
+    if (count == 0) {
+      on_rail_.emplace_back();
+      return;
+    }
     CollectiveCall stage = make_call(inter_node_stage(call_.collective), call_.collective, call_.rail_root);
     stage.internal = true;
     const TagSpace& tags = rail_->tags();
@@ -524,11 +533,13 @@ private:
     return layout.offset(contribution * layout.segments + chunk);
   }
 
-  // Piece `piece` of an allreduce chunk of `count` elements: [first, last) elements into it.
+  // Piece `which` of an allreduce chunk of `count` elements: [first, last) elements into it. A
+  // hierarchical run cuts a short chunk into fewer pieces than members (rail_pieces); the others' are
+  // empty.
   std::pair<std::size_t, std::size_t> piece(std::size_t count, int which) const noexcept {
-    const auto k = static_cast<std::size_t>(size_);
+    const auto k = static_cast<std::size_t>(rail_ ? rail_pieces(count * call_.element_size, size_) : size_);
     const auto p = static_cast<std::size_t>(which);
-    return {p * count / k, (p + 1) * count / k};
+    return p < k ? std::pair{p * count / k, (p + 1) * count / k} : std::pair{count, count};
   }
 
   // Every ticket passes the three phases on every process, in ticket order per phase (a phase a
@@ -748,8 +759,8 @@ private:
     if (!on_root_node()) {
       return nullptr;
     }
-    const std::size_t largest = (call_.elements + chunks_ - 1) / std::max<std::uint32_t>(chunks_, 1);
-    const std::size_t piece_bytes = (largest + static_cast<std::size_t>(size_) - 1) / static_cast<std::size_t>(size_) *
+    // A piece may be a whole chunk (rail_pieces).
+    const std::size_t piece_bytes = (call_.elements + chunks_ - 1) / std::max<std::uint32_t>(chunks_, 1) *
                                     call_.element_size;
     if (rail_scratch_.empty()) {
       rail_scratch_.resize(slot_count * piece_bytes);
@@ -995,28 +1006,17 @@ std::size_t hierarchical_chunk_elements(Coll collective, int nodes, std::size_t 
   return shared_memory_chunk_elements(collective, nodes, element_size);
 }
 
+int rail_pieces(std::size_t bytes, int node_size) noexcept {
+  const CostParameters& parameters = config().cost_parameters;
+  const double shortest = parameters.beta > 0 ? parameters.alpha / parameters.beta : 0;
+  const double pieces = shortest > 0 ? static_cast<double>(bytes) / shortest : static_cast<double>(node_size);
+  return static_cast<int>(std::clamp(pieces, 1.0, static_cast<double>(std::max(node_size, 1))));
+}
+
 std::size_t shared_memory_chunk_elements(Coll collective, int size, std::size_t element_size) noexcept {
   const bool sliced = collective == Coll::reduce_scatter || collective == Coll::alltoall;
   const std::size_t room = sliced ? slice_bytes(size) : CollectiveArena::slot_bytes;
   return room / element_size;
-}
-
-std::string_view shared_memory_unfit(const Group& group) {
-  if (!config().shared_memory_access) {
-    return "it needs shared memory, which DASH_SHARED_MEMORY=0 turned off";
-  }
-  if (collective_arena() == nullptr || locality().node_count > 1) {
-    return "it needs all processes of the job on one node (the hierarchical algorithms serve jobs on several)";
-  }
-  if (config().progress_thread) {
-    return "the progress thread (DASH_PROGRESS_THREAD=1) does not drive arena collectives, and its users expect "
-           "collectives to complete in the background";
-  }
-  if (arena_channel_of(group) == nullptr) {
-    return "it runs on the world group and on teams with an arena channel (the teams of a split of Team::All() "
-           "and of their splits; a channel's chunk tickets follow its group's call order)";
-  }
-  return {};
 }
 
 std::unique_ptr<DirectRun> start_shared_memory_run(const SharedMemoryCall& call,

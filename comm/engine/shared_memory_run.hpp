@@ -26,18 +26,20 @@
 // and writes are plain copies; an allreduce or reduce_scatter source lends such an input (an
 // allreduce's output too) instead of staging: each slot's note carries the addresses, and the
 // others combine from and copy out of the lent buffers directly.
-// Hierarchical runs (several nodes) do the same in each node's arena and move each chunk between
-// the nodes on the rails: allreduce = node reduce-scatter, rail allreduce of each piece, node
-// allgather; reduce = node reduce-scatter, rail reduce of each piece to the root's node, gather of
-// the pieces by the root; allgather = rail allgather, node allgather of what each rail gathered;
-// bcast = rail bcast among the processes of the root's node rank, node bcast.
+// Hierarchical runs (a group on several nodes: the world group or a team, detail/group_paths.hpp)
+// do the same among the group's members in each node's arena and move each chunk between the nodes
+// on the rails: allreduce = node reduce-scatter, rail allreduce of each piece, node allgather;
+// reduce = node reduce-scatter, rail reduce of each piece to the root's node, gather of the pieces
+// by the root; allgather = rail allgather, node allgather of what each rail gathered; bcast = rail
+// bcast among the members of the root's node rank, node bcast. A chunk too short to pay for a
+// message per member is cut into fewer pieces (rail_pieces), and members without a piece send
+// nothing: one message per node pair for an 8-byte allreduce.
 // Slots are reused after every process has moved past them, so the arena's slot_count chunks are
 // in flight at a time: the pipeline that lets staging, combining and copying overlap.
 
 #include <cstddef>
 #include <cstdint>
 #include <memory>
-#include <string_view>
 
 #include <dash/comm/detail/execution.hpp>
 #include <dash/comm/group.hpp>
@@ -56,15 +58,15 @@ struct SharedMemoryCall {
   std::byte* output = nullptr;
   Reduction reduction;
   bool replicated = false;  // allreduce: every process combines whole chunks
-  // Several nodes (node_hierarchy.hpp): the run works in the caller's node arena, and each chunk
-  // crosses the nodes on the caller's rail. Allreduce (reduce): each process's combined piece of
-  // the chunk is allreduced (reduced to the root's node) there; bcast and reduce: `root` is the
-  // root's node rank, `rail_root` its node; bcast's node roots broadcast each chunk on their rail
-  // before staging it.
+  // Several nodes (detail/group_paths.hpp): the run works in the channel of the group's members
+  // on the caller's node, and each chunk crosses the nodes on the caller's `rail`. Allreduce
+  // (reduce): each member's combined piece of the chunk is allreduced (reduced to the root's node)
+  // there; bcast and reduce: `root` is the root's node rank, `rail_root` its node; bcast's node
+  // roots broadcast each chunk on their rail before staging it.
   bool hierarchical = false;
   int rail_root = 0;
-  // The group's arena channel (detail/group_arena_channel.hpp); hierarchical runs use the world
-  // group's, whose members are the node's processes.
+  const Group* rail = nullptr;
+  // The group's arena channel (detail/group_paths.hpp): its members on the caller's node.
   ArenaChannel* channel = nullptr;
 };
 
@@ -98,9 +100,10 @@ std::size_t shared_memory_chunk_elements(Coll collective, int size, std::size_t 
 // The same for a hierarchical run on `nodes` nodes.
 std::size_t hierarchical_chunk_elements(Coll collective, int nodes, std::size_t element_size) noexcept;
 
-// Why the arena cannot serve a call on `group` (empty when it can): it needs a job on one node with
-// shared memory on, and the world group or a team with an arena channel.
-std::string_view shared_memory_unfit(const Group& group);
+// Hierarchical allreduce and reduce: how many of a node's `node_size` members carry a piece of a
+// chunk of `bytes` across the rails, each piece at least alpha / beta bytes of the cost model long
+// (6250 B by default: where a message's time on the wire reaches its start-up), and at least one.
+int rail_pieces(std::size_t bytes, int node_size) noexcept;
 
 // Starts the call in call.channel; the channel's counters order it after the collectives its group
 // started there before. `argument_check` (or null) must pass before the run counts as complete.

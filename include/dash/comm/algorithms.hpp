@@ -37,14 +37,27 @@ struct Candidate {
   double predicted_seconds = 0;
 };
 
+// Whether one of the paths beyond plain message schedules serves a group: what it is, or why not.
+struct PathVerdict {
+  bool serves = false;
+  std::string detail;
+};
+
 struct Choice {
   std::string algorithm;
   std::string reason;
   std::vector<Candidate> candidates;  // every algorithm of the operation, in the order of algorithms()
+  // The group's paths (docs/collectives.md "Teams on the fast paths"): the node arena's collectives
+  // in a channel of its members' regions, the hierarchical ones over its nodes, and prices on
+  // DASH_TOPOLOGY's network (its ranks standing for the network's nodes, or its rails).
+  PathVerdict arena;
+  PathVerdict hierarchy;
+  PathVerdict network;
 };
 
 // The algorithm a call of `collective` with `bytes` per contribution (of one-byte elements) on
-// `group` would run, why, and how the cost model priced each algorithm. Local: no communication.
+// `group` would run, why, how the cost model priced each algorithm, and which paths serve the
+// group. Local: no communication.
 Choice explain(Coll collective, std::size_t bytes, const Group& group, bool commutative = true);
 
 }  // namespace dash::comm

@@ -53,6 +53,10 @@ struct Config {
   // (the last may hold fewer), so a multi-node job and its hierarchical collectives run on one
   // machine; 0 (unset): nodes as MPI_COMM_TYPE_SHARED finds them.
   int emulated_node_size = 0;
+  // DASH_ARENA_CHANNELS: the collective arena's channels for teams, per process (each 1.01 MiB of
+  // the node's shared memory): a team whose members on a node share memory takes one free on all of
+  // them when it is made; teams beyond run message schedules.
+  int arena_team_channels = 4;
 };
 
 // Parses the DASH_* variables of the current environment. Throws dash::InvalidArgument naming

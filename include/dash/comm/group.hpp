@@ -20,14 +20,8 @@
 
 namespace dash::comm {
 
-class Group;
-
 namespace detail {
-class ArenaChannel;
-void assign_arena_channel(const Group& group, int channel);
-ArenaChannel* arena_channel_of(const Group& group);
-bool arena_channel_busy(const Group& group) noexcept;
-void release_arena_channel(const Group& group) noexcept;
+struct GroupAccess;
 }  // namespace detail
 
 // The tags [first, first + count) of the base communicator a group uses.
@@ -74,10 +68,7 @@ public:
   bool is_world() const;
 
 private:
-  friend void detail::assign_arena_channel(const Group& group, int channel);
-  friend detail::ArenaChannel* detail::arena_channel_of(const Group& group);
-  friend bool detail::arena_channel_busy(const Group& group) noexcept;
-  friend void detail::release_arena_channel(const Group& group) noexcept;
+  friend struct detail::GroupAccess;  // the layer's own code (its fast paths, selection)
 
   struct State;
   std::shared_ptr<State> state_;

@@ -39,6 +39,9 @@ struct TopologyView {
   bool path_order = false;  // the nodes form no box of the grid and are lined up along its path
 };
 
+// The part of `network` that its distinct nodes `nodes` span (Topology::view, for any set of nodes).
+TopologyView network_view(const Network& network, std::span<const int> nodes);
+
 class Topology {
 public:
   // Collective over the base communicator (one allgather of each rank's place): the job's

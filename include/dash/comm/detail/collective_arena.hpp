@@ -3,8 +3,9 @@
 // MPI-3 shared windows; docs/collectives.md "Shared-memory collectives").
 //
 // dash::init allocates one region per process with MPI_Win_allocate_shared over the processes of
-// its node (as locality() counts them), cut into `channel_count` channels: channel 0 serves the
-// world group, the others teams (ArenaChannel below). A channel holds three progress counters, each
+// its node (as locality() counts them), cut into channels: channel 0 serves the world group, the
+// DASH_ARENA_CHANNELS others teams (ArenaChannel below; a team takes one free on all its members
+// when it is made, detail/group_paths.hpp). A channel holds three progress counters, each
 // on a cache line of its own (channel 0 also the owner's process id and address of the region, for
 // cross-memory reads) and a ring of `packed_count` packed entries of 16 bytes in the same page, then a
 // ring of `line_count` lines of two cache lines each, then `slot_count` slots of `slot_bytes` of data.
@@ -18,7 +19,7 @@
 // group call its collectives in the same order), so counters only ever grow: they are never reset
 // between calls, and a counter left behind by an earlier call can never satisfy a later one. A
 // team's channel is zeroed when the team is freed, after the barrier that ends every member's use
-// of it, and before its tag block (which names the channel) can go to another team.
+// of it, and before this process offers it to another team.
 // Chunk ticket t lives in slot t % slot_count, line t % line_count or entry t % packed_count.
 //
 // Counters are std::atomic<std::uint64_t>: lock-free, hence address-free, so processes mapping
@@ -83,19 +84,18 @@ public:
   static constexpr std::size_t lines_offset = counters_bytes;
   static constexpr std::size_t slots_offset = lines_offset + line_count * line_stride;
   static constexpr std::size_t channel_bytes = slots_offset + slot_count * slot_stride;
-  // The world group's and two for teams: the teams of the first two tag blocks (a split of
-  // Team::All() and a split of that) run their collectives here, deeper ones on messages.
-  static constexpr int channel_count = 3;
-  static constexpr std::size_t region_bytes = channel_count * channel_bytes;
+  // Team channels a region can hold at most (a team's agreement combines one bit per channel).
+  static constexpr int max_team_channels = 64;
 
   // Tickets in flight per ring: ticket t may be staged once every process consumed t - depth.
   static constexpr std::uint64_t depth(Ring ring) noexcept {
     return ring == Ring::lines ? line_count : ring == Ring::packed ? packed_count : slot_count;
   }
 
-  // Collective over `node`: every member allocates its region. `machine_processes` share the
-  // machine's cores (more than `node` has when DASH_NODE_SIZE cuts a machine into nodes).
-  CollectiveArena(MPI_Comm node, int machine_processes);
+  // Collective over `node`: every member allocates its region of the world channel and
+  // `team_channels` channels for teams. `machine_processes` share the machine's cores (more than
+  // `node` has when DASH_NODE_SIZE cuts a machine into nodes).
+  CollectiveArena(MPI_Comm node, int machine_processes, int team_channels);
   ~CollectiveArena();
   CollectiveArena(const CollectiveArena&) = delete;
   CollectiveArena& operator=(const CollectiveArena&) = delete;
@@ -124,9 +124,14 @@ public:
 
   // The world group's channel (channel 0, every process of the node).
   ArenaChannel& world_channel() noexcept { return *world_channel_; }
-  // Zeroes this process's counters and stamps of team channel `channel`: no process may look at
-  // them any more (Team::free's barrier), and the next team there starts at ticket 0.
-  void clear_channel(int channel) noexcept;
+  // Team channels 1 .. team_channels() of this process: bit c - 1 of taken_team_channels() is set
+  // while a live team of this process holds channel c. A team claims the channel its members agreed
+  // on; release_team_channel zeroes this process's counters and stamps there first (no process may
+  // look at them any more: Team::free's barrier), so the next team starts at ticket 0.
+  int team_channels() const noexcept { return team_channels_; }
+  std::uint64_t taken_team_channels() const noexcept { return taken_team_channels_; }
+  void claim_team_channel(int channel) noexcept;
+  void release_team_channel(int channel) noexcept;
 
   // Whether this node's processes may read and write each other's memory with process_vm_readv
   // and process_vm_writev (Linux cross-memory attach): tried on every pair when the arena opens,
@@ -161,14 +166,16 @@ private:
   std::vector<CollectiveRun*> runs_;
   bool oversubscribed_ = false;
   bool single_copy_ = false;
+  int team_channels_ = 0;
+  std::uint64_t taken_team_channels_ = 0;
   std::vector<std::int64_t> process_ids_;
   int rank_ = 0;
   std::unique_ptr<ArenaChannel> world_channel_;
 };
 
 // The processes of one group that meet in a channel of their regions, and the ticket sequence they
-// share there: the world group's on channel 0 (its ranks are the node ranks), a team's on the
-// channel of its tag block (a Team made on a single-node job, include/dash/core/team.hpp).
+// share there: the world group's on channel 0 (its ranks are the node ranks), a team's members on
+// one node on the channel the team agreed on when it was made (detail/group_paths.hpp).
 class ArenaChannel {
 public:
   // `node_ranks`: the node rank of each member, in group rank order; `member` is the caller's.
@@ -176,6 +183,7 @@ public:
 
   int size() const noexcept { return static_cast<int>(node_ranks_.size()); }
   int member() const noexcept { return member_; }
+  int channel() const noexcept { return channel_; }
   int node_rank(int member) const noexcept { return node_ranks_[static_cast<std::size_t>(member)]; }
   // Every member's process id, in member order.
   const std::vector<std::int64_t>& process_ids() const noexcept { return process_ids_; }
@@ -222,6 +230,7 @@ private:
   std::vector<int> node_ranks_;
   std::vector<std::int64_t> process_ids_;
   std::vector<std::byte*> starts_;  // of each member's part
+  int channel_;
   int member_;
   std::uint64_t next_ticket_ = 0;
   int running_ = 0;

@@ -3,10 +3,12 @@
 // "Hierarchical collectives"). A regular job has nodes of one size k, node n holding the base
 // ranks [n k, (n + 1) k): the placement of mpiexec's default by-slot mapping. Its rail r is the
 // group of the processes of node rank r, one per node in node order; the inter-node stage of a
-// hierarchical collective runs on the caller's rail, in a tag space of the rails' own.
+// hierarchical collective of the world group runs on the caller's rail, in a tag space of the
+// rails' own. Teams have hierarchies of their own (detail/group_paths.hpp).
 
 #include <optional>
 #include <string_view>
+#include <vector>
 
 #include <dash/comm/group.hpp>
 
@@ -21,6 +23,9 @@ struct NodeHierarchy {
   bool regular = true;
   // The caller's rail; set when the job is regular and has more than one node.
   std::optional<Group> rail;
+  // The base ranks of the caller's node's processes, in node rank order (a team finds its members
+  // on the node among them).
+  std::vector<int> node_members;
 };
 
 // The hierarchy of the running library (dash::init builds it after the nodes are known).
@@ -29,9 +34,9 @@ const NodeHierarchy& node_hierarchy();
 // Whether `group` is the caller's rail (one process per node, in node order).
 bool is_rail(const Group& group) noexcept;
 
-// Why a collective on `group` cannot run hierarchically (empty when it can): it needs the world
-// group of a regular job on several nodes, each with its collective arena.
-std::string_view hierarchy_unfit(const Group& group);
+// Why a collective of the world group cannot run hierarchically (empty when it can): it needs a
+// regular job on several nodes, each with its collective arena.
+std::string_view world_hierarchy_unfit();
 
 // Called by dash::init (collective over the base communicator) and dash::finalize.
 void open_node_hierarchy();

@@ -1,0 +1,85 @@
+#pragma once
+// Internal: where a group's collectives may leave the message schedules (docs/collectives.md
+// "Teams on the fast paths"): the channel of the node arena (detail/collective_arena.hpp) that its
+// members on a node share, and the hierarchical composition over its nodes.
+//
+// The world group's paths come from the job: channel 0 of the arena on a job on one node, the
+// job's node hierarchy (node_hierarchy.hpp) on several. A team's are agreed once, when dash::Team
+// makes it (open_team_paths): each member finds the team's members on its node among the node's
+// processes, one allreduce over the team combines what they saw with the team channels their
+// processes' live teams hold (detail/group_layout.hpp), and every member reaches the same verdict.
+// A team on one node runs the arena's collectives in the lowest channel free on every member; an
+// aligned team on several runs the hierarchical ones, its members on each node meeting in such a
+// channel and its rails carrying the inter-node stage. So two live teams that share a process
+// never share a channel, and sibling teams (disjoint members) may take the same one. Under
+// DASH_TOPOLOGY a team whose members sit alone on their nodes of the network is priced on its view
+// of it, as the world group of one rank per node is, and a hierarchical team's rails likewise
+// (detail/group_network.hpp).
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string_view>
+
+#include <dash/comm/cartesian_grid.hpp>
+#include <dash/comm/group.hpp>
+#include <dash/comm/network.hpp>
+
+namespace dash::comm::detail {
+
+class ArenaChannel;
+
+// A network a group's ranks stand for the nodes of (rank i on node i), and its grid as a process
+// grid (the bucket algorithms'); nulls when there is none.
+struct RankNetwork {
+  const Network* network = nullptr;
+  std::shared_ptr<const CartesianGrid> grid;
+};
+
+// How a group's hierarchical collectives see it: `nodes` nodes of `node_size` members, group rank
+// node * node_size + node_rank on the node-th. The node's members meet in `channel`, and the
+// caller's rail (the members of its node rank, one per node in node order) carries the inter-node
+// stage.
+struct Hierarchy {
+  int nodes = 1;
+  int node_size = 1;
+  int node = 0;
+  int node_rank = 0;
+  const Group* rail = nullptr;
+  ArenaChannel* channel = nullptr;
+};
+
+// Collective over the members of `group`, a team just made, on messages. `team_rank_of` gives the
+// group rank of a base rank (nothing for a process outside the group); `rail_tags` are the tags of
+// its rails, disjoint from its own and from those of every group that shares a process with it.
+void open_team_paths(const Group& group, const std::function<std::optional<int>(int)>& team_rank_of,
+                     TagSpace rail_tags);
+
+// The channel the group's single-node arena collectives run in, or null: none serves it
+// (arena_unfit says why).
+ArenaChannel* arena_channel_of(const Group& group);
+// Why the node arena's algorithms cannot serve the group; empty when they can.
+std::string_view arena_unfit(const Group& group);
+
+// The group's hierarchy, or nothing when the hierarchical algorithms cannot serve it
+// (hierarchy_unfit says why).
+std::optional<Hierarchy> hierarchy_of(const Group& group);
+std::string_view hierarchy_unfit(const Group& group);
+
+// Why the shared-memory paths step aside for a group whose ranks are priced as the nodes of a network.
+inline constexpr std::string_view ranks_are_nodes = "the group's ranks stand for the nodes of DASH_TOPOLOGY's network";
+
+// Where a team or a team's rail is priced: its view of DASH_TOPOLOGY's network where its members
+// sit alone on their nodes in the view's order, else nulls (the world group's and its rails' follow
+// from the job). team_network_unfit says why neither a team nor its rails are priced there.
+RankNetwork team_network_of(const Group& group);
+std::string_view team_network_unfit(const Group& group);
+
+// Whether a collective of the group still runs in its channel on this process.
+bool arena_channel_busy(const Group& group) noexcept;
+
+// dash::Team, once no member looks at the team's channel any more (after Team::free's barrier, or
+// its parent's): zeroes this process's part of it and offers it to the next team.
+void release_team_paths(const Group& group) noexcept;
+
+}  // namespace dash::comm::detail
