@@ -12,7 +12,12 @@
 // - with DASH_TEST_EXPECT_NODES=n0,n1,... (the virtual cluster's runs, cmake/DashClusterTest.cmake)
 //   it first checks that dash detected that placement: n0 ranks on node 0, the next n1 on node 1,
 //   and so on. A launcher or detection fault that put the job on one node fails the run instead
-//   of passing it on the single-node code paths.
+//   of passing it on the single-node code paths;
+// - when every test passed on every rank, rank 0 says so in one line ("every test passed on all n
+//   ranks"); with DASH_TEST_FINALIZE_WATCHDOG=s (MPICH 4.0's runs on the virtual cluster, whose
+//   MPI_Finalize now and then hangs over TCP: docs/testing.md) each rank ends itself with the agreed
+//   exit code when dash::finalize has not returned after s seconds, and CTest judges the run by
+//   that line instead of the launcher's exit code.
 
 #include <algorithm>
 #include <chrono>
@@ -176,6 +181,23 @@ private:
   std::vector<std::string> failed_anywhere_;
 };
 
+// DASH_TEST_FINALIZE_WATCHDOG=s: a thread that ends the process with `code`, the verdict all ranks
+// agreed on, when finalisation has not finished s seconds from now.
+void end_if_finalize_hangs(int code) {
+  const char* seconds = std::getenv("DASH_TEST_FINALIZE_WATCHDOG");
+  if (seconds == nullptr) {
+    return;
+  }
+  const int limit = std::atoi(seconds);
+  std::thread([code, limit] {
+    std::this_thread::sleep_for(std::chrono::seconds(limit));
+    std::fprintf(stderr, "[rank %d] MPI_Finalize has not returned after %d s (DASH_TEST_FINALIZE_WATCHDOG); ending "
+                         "with the agreed exit code %d\n", harness_rank, limit, code);
+    std::fflush(stderr);
+    std::_Exit(code);
+  }).detach();
+}
+
 }  // namespace
 
 namespace dash::testing {
@@ -237,7 +259,11 @@ int main(int argc, char** argv) {
       std::printf("  %s\n", name.c_str());
     }
   }
+  if (harness_rank == 0 && global_failure == 0) {
+    std::printf("every test passed on all %d ranks\n", harness_size);
+  }
   std::fflush(stdout);
+  end_if_finalize_hangs(global_failure);
   MPI_Comm_free(&harness_comm);
   dash::finalize();
   return global_failure;
