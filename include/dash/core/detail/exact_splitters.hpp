@@ -135,6 +135,11 @@ public:
 
   bool done() const noexcept { return unresolved_.empty(); }
   int rounds() const noexcept { return rounds_; }
+  // False when the counts contradicted each other, which a strict weak ordering rules out (NaN
+  // among floating-point keys): the cuts are then no partition by the targets. A search that
+  // stalled is inconsistent on every member alike; a contradiction in this member's own counts
+  // only here, and the caller has to spread the word (parallel_sort_into does, with its counts).
+  bool consistent() const noexcept { return consistent_; }
 
   // Proposal slots per member this round; the same on every member.
   std::size_t slots() const noexcept { return unresolved_.size() * proposals_per_target; }
@@ -182,8 +187,34 @@ public:
     }
     std::sort(counted.begin(), counted.end(),
               [](const CountedProposal& a, const CountedProposal& b) { return a.global_below < b.global_below; });
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> before;
+    for (const std::size_t j : unresolved_) {
+      before.emplace_back(brackets_[j].global_first, brackets_[j].global_last);
+    }
     detail::narrow(brackets_, counted);
     ++rounds_;
+    // Under a strict weak ordering this member's part of a bracket never inverts, and every round
+    // narrows some bracket (each member's part more than halves). Otherwise the search would read
+    // past its elements or repeat the same proposals forever.
+    for (SplitBracket& bracket : brackets_) {
+      if (bracket.local_first > bracket.local_last) {
+        bracket.local_last = bracket.local_first;
+        consistent_ = false;
+      }
+    }
+    bool narrowed = false;
+    for (std::size_t u = 0; u < unresolved_.size(); ++u) {
+      const SplitBracket& bracket = brackets_[unresolved_[u]];
+      narrowed = narrowed || before[u] != std::pair{bracket.global_first, bracket.global_last};
+    }
+    if (!narrowed || rounds_ > max_rounds) {  // the global brackets are alike on every member
+      for (const std::size_t j : unresolved_) {
+        SplitBracket& bracket = brackets_[j];
+        bracket.global_first = bracket.global_last = bracket.target;
+        bracket.local_last = bracket.local_first;
+      }
+      consistent_ = false;
+    }
     find_unresolved();
   }
 
@@ -213,6 +244,9 @@ private:
   std::vector<SplitBracket> brackets_;
   std::vector<std::size_t> unresolved_;  // indices into brackets_, the same on every member
   int rounds_ = 0;
+  bool consistent_ = true;
+  // floor(lg n) + 1 rounds at most for n < 2^64 elements under a strict weak ordering.
+  static constexpr int max_rounds = 65;
 };
 
 struct SplitPositions {
@@ -220,6 +254,8 @@ struct SplitPositions {
   std::vector<std::size_t> cuts;
   // Search rounds; each is one allgather and one allreduce.
   int rounds = 0;
+  // SplitterSearch::consistent() on this member.
+  bool consistent = true;
 };
 
 // Collective over `group`. `sorted` is this member's elements, sorted by `less` (a strict weak
@@ -261,7 +297,7 @@ SplitPositions exact_split_positions(std::span<const T> sorted, Less less, std::
     comm::allreduce(local_below, global_below, plus{}, group);
     search.narrow(gathered, local_below, global_below);
   }
-  return {search.positions(), search.rounds()};
+  return {search.positions(), search.rounds(), search.consistent()};
 }
 
 }  // namespace dash::detail

@@ -222,13 +222,14 @@ SliceInfo parallel_sort_into(std::span<T> local, Less less, const comm::Group& g
   phases.splitters = seconds_since(phase_start);
 
   phase_start = Clock::now();
-  // Cuts out of order mean that `less` is no strict weak ordering of these elements (NaN among
-  // floating-point keys, say). A member that finds them sends a sentinel for every count, so that
-  // every member learns it from the count exchange and all throw before the data exchange.
+  // Cuts out of order, or a splitter search whose counts contradicted each other, mean that `less`
+  // is no strict weak ordering of these elements (NaN among floating-point keys, say). A member
+  // that finds either sends a sentinel for every count, so that every member learns it from the
+  // count exchange and all throw before the data exchange.
   constexpr std::size_t disordered = std::numeric_limits<std::size_t>::max();
   std::vector<std::size_t> send_counts(p);
   std::size_t cut = 0;
-  bool ordered = true;
+  bool ordered = split.consistent;
   for (std::size_t k = 0; k < p; ++k) {
     const std::size_t next = k + 1 < p ? split.cuts[k] : local.size();
     ordered = ordered && cut <= next && next <= local.size();
