@@ -63,9 +63,15 @@ function(dash_add_cluster_run name)
   endif()
   math(EXPR agree_timeout "${ARG_TIMEOUT} * 2 / 3")
   set(test_name ${name}.hosts${tag})
-  add_test(NAME ${test_name}
-    COMMAND ${PROJECT_SOURCE_DIR}/scripts/cluster --mpi ${DASH_MPI_IMPLEMENTATION} --launcher ${MPIEXEC_EXECUTABLE}
-            --hosts ${ARG_HOSTS} -- ${ARG_COMMAND})
+  set(launch ${PROJECT_SOURCE_DIR}/scripts/cluster --mpi ${DASH_MPI_IMPLEMENTATION} --launcher ${MPIEXEC_EXECUTABLE}
+             --hosts ${ARG_HOSTS} -- ${ARG_COMMAND})
+  if(dash_cluster_finalize_hangs)
+    # Hydra writes to the proxy of a rank the watchdog ended and, with SIGPIPE at its default,
+    # dies of it (CTest: "SIGPIPE", whatever the output). Ignored, the write fails with EPIPE,
+    # which Hydra takes as a closed connection.
+    list(PREPEND launch /bin/sh -c "trap '' PIPE && exec \"$@\"" cluster-run)
+  endif()
+  add_test(NAME ${test_name} COMMAND ${launch})
   set_tests_properties(${test_name} PROPERTIES
     TIMEOUT ${ARG_TIMEOUT}
     PROCESSORS ${ranks}
