@@ -20,10 +20,13 @@
 
 #include <dash/dash.hpp>
 
+#include "reference_comm.hpp"
+
 namespace {
 
 using dash::Team;
 using dash::comm::Coll;
+using dash::testing::ReferenceComm;
 
 int P() { return static_cast<int>(dash::size()); }
 int me() { return dash::myid(); }
@@ -44,19 +47,6 @@ bool on_one_node(MPI_Comm reference) {
 // Whether the node arena serves a team of `size` members on `reference`'s processes: the arena is
 // on, and they are several on one node.
 bool arena_serves(int size, MPI_Comm reference) { return arena_on() && size > 1 && on_one_node(reference); }
-
-// MPI's communicator of the processes with the caller's color, ordered by key.
-class ReferenceComm {
-public:
-  ReferenceComm(int color, int key) { MPI_Comm_split(dash::comm::base_comm(), color, key, &comm_); }
-  ~ReferenceComm() { MPI_Comm_free(&comm_); }
-  ReferenceComm(const ReferenceComm&) = delete;
-  ReferenceComm& operator=(const ReferenceComm&) = delete;
-  MPI_Comm get() const { return comm_; }
-
-private:
-  MPI_Comm comm_ = MPI_COMM_NULL;
-};
 
 std::vector<std::int64_t> values(std::size_t n, int seed) {
   std::vector<std::int64_t> v(n);

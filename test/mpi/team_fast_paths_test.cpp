@@ -24,6 +24,7 @@
 
 #include "arena_inputs.hpp"
 #include "dash_testing.hpp"
+#include "reference_comm.hpp"
 
 namespace {
 
@@ -70,18 +71,7 @@ using dash::testing::rank_integers;
 int P() { return static_cast<int>(dash::size()); }
 int me() { return dash::myid(); }
 
-// MPI's communicator of the processes with the caller's color, ordered by key: the oracle.
-class ReferenceComm {
-public:
-  ReferenceComm(int color, int key) { MPI_Comm_split(dash::comm::base_comm(), color, key, &comm_); }
-  ~ReferenceComm() { MPI_Comm_free(&comm_); }
-  ReferenceComm(const ReferenceComm&) = delete;
-  ReferenceComm& operator=(const ReferenceComm&) = delete;
-  MPI_Comm get() const { return comm_; }
-
-private:
-  MPI_Comm comm_ = MPI_COMM_NULL;
-};
+using dash::testing::ReferenceComm;
 
 // A team made by split_by(color, key) with its reference communicator.
 struct TeamAndReference {
