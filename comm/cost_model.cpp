@@ -17,14 +17,17 @@ struct Field {
   double CostParameters::*member;
 };
 
-constexpr std::array<Field, 4> fields{{{"alpha", &CostParameters::alpha},
+constexpr std::array<Field, 6> fields{{{"alpha", &CostParameters::alpha},
                                        {"beta", &CostParameters::beta},
                                        {"gamma", &CostParameters::gamma},
-                                       {"delta", &CostParameters::delta}}};
+                                       {"delta", &CostParameters::delta},
+                                       {"alpha_net", &CostParameters::alpha_net},
+                                       {"beta_net", &CostParameters::beta_net}}};
 
 constexpr std::string_view format =
-    "comma-separated assignments alpha=, beta=, gamma=, delta= (seconds per start-up, per byte sent, combined, "
-    "copied; each at most once) of finite numbers >= 0, e.g. alpha=5e-7,beta=8e-11";
+    "comma-separated assignments alpha=, beta=, gamma=, delta=, alpha_net=, beta_net= (seconds per start-up, per "
+    "byte sent, combined, copied, per start-up and per byte sent between nodes; each at most once) of finite "
+    "numbers >= 0, e.g. alpha=5e-7,beta=8e-11";
 
 std::string_view trimmed(std::string_view text) {
   while (!text.empty() && text.front() == ' ') {
@@ -44,6 +47,13 @@ double predicted_seconds(const CostTerms& terms, std::size_t block_bytes, const 
          (parameters.beta * terms.blocks + parameters.gamma * terms.reduced_blocks +
           parameters.delta * terms.copied_blocks) *
              per_block;
+}
+
+CostParameters between_nodes(const CostParameters& parameters) noexcept {
+  CostParameters network = parameters;
+  network.alpha = parameters.alpha_net;
+  network.beta = parameters.beta_net;
+  return network;
 }
 
 CostParameters parse_cost_parameters(std::string_view text, std::string_view function, std::string_view argument) {

@@ -238,6 +238,22 @@ std::string_view hierarchy_unfit(const Group& group) {
          "group's call order)";
 }
 
+bool spans_nodes(const Group& group) {
+  if (group.size() < 2) {
+    return false;
+  }
+  if (group.is_world()) {
+    return locality().node_count > 1;
+  }
+  if (is_rail(group)) {
+    return true;
+  }
+  if (const TeamPaths* paths = current_paths(group)) {
+    return paths->layout.nodes > 1;
+  }
+  return locality().node_count > 1;
+}
+
 RankNetwork team_network_of(const Group& group) {
   const RankNetworkView* view = GroupAccess::state(group).network.get();
   if (view == nullptr || view->generation != runtime_generation()) {

@@ -5,6 +5,7 @@
 #include <thread>
 
 #include <dash/comm/config.hpp>
+#include <dash/comm/cost_model.hpp>
 #include <dash/comm/environment.hpp>
 #include <dash/comm/mpi_call.hpp>
 
@@ -100,6 +101,7 @@ nlohmann::json environment_header(MPI_Comm world, const RunOptions& options,
       {"sweep", options.sweep == Sweep::quick ? "quick" : "full"},
       {"warmup_reps", options.warmup_reps},
       {"timed_reps", options.timed_reps},
+      {"cost_model", comm::to_string(comm::config().cost_parameters)},
   };
 }
 

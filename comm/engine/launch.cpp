@@ -87,6 +87,8 @@ struct CallFacts {
   const Network* network = nullptr;
   // The grid of that network as a process grid, for the bucket algorithms; null unless it is a grid.
   std::shared_ptr<const CartesianGrid> network_grid{};
+  // The group spans nodes (group_paths.hpp): its messages are priced with alpha_net and beta_net.
+  bool between_nodes = false;
 };
 
 struct Algorithm {
@@ -545,6 +547,7 @@ RankNetwork rank_network(const Group& group) {
 // algorithms serve it (the shared-memory rules of group_paths.hpp, unless its ranks stand for the
 // nodes of a network), and the network its ranks or its rails are priced on.
 void add_group_facts(CallFacts& facts, const Group& group) {
+  facts.between_nodes = detail::spans_nodes(group);
   const RankNetwork ranks_as_nodes = rank_network(group);
   facts.network = ranks_as_nodes.network;
   facts.network_grid = ranks_as_nodes.grid;
@@ -585,11 +588,13 @@ Pricing price_hierarchical(const Algorithm& algorithm, const CallFacts& facts, c
 
 // The cost model's prediction for `algorithm` on this call. Blocks are priced at the largest
 // segment, ⌈n / S⌉ elements. Variable-size calls are priced by their start-ups alone: their sizes
-// differ between ranks, and every rank must choose alike.
-Pricing price(const Algorithm& algorithm, const CallFacts& facts, const CostParameters& parameters) {
+// differ between ranks, and every rank must choose alike. A group on several nodes pays the
+// network's start-ups and bytes.
+Pricing price(const Algorithm& algorithm, const CallFacts& facts, const CostParameters& machine) {
   if (algorithm.hierarchical) {
-    return price_hierarchical(algorithm, facts, parameters);
+    return price_hierarchical(algorithm, facts, machine);
   }
+  const CostParameters parameters = facts.between_nodes ? between_nodes(machine) : machine;
   const detail::CostShape shape = cost_shape(algorithm, facts);
   Pricing pricing;
   if (!facts.variable && facts.elements > 0) {
@@ -664,7 +669,8 @@ Pricing price_hierarchical(const Algorithm& algorithm, const CallFacts& facts, c
                              .no_shared_memory = "the rails span nodes",
                              .no_hierarchy = "the rails span nodes",
                              .network = rail_network.network,
-                             .network_grid = rail_network.grid};
+                             .network_grid = rail_network.grid,
+                             .between_nodes = true};
   const Algorithm& on_rail = *cheapest("dash::comm::explain", algorithm.collective, rail_facts);
   const Pricing rail = price(on_rail, rail_facts, parameters);
   // The rail's blocks in units of the node's.
@@ -695,6 +701,7 @@ struct ChoiceKey {
   bool arena;
   bool hierarchy;
   int node_size;
+  bool between_nodes;
   CostParameters parameters;
   // The descriptors of the networks the group's ranks and its rails are priced on ("" for none).
   std::string network;
@@ -709,7 +716,7 @@ struct ChoiceKeyHash {
          {static_cast<std::size_t>(key.size), key.bytes, key.elements, std::size_t{key.segments},
           std::size_t{key.commutative} | std::size_t{key.variable} << 1 | std::size_t{key.canonical} << 2 |
               std::size_t{key.output_varies} << 3 | std::size_t{key.arena} << 4 |
-              std::size_t{key.hierarchy} << 5,
+              std::size_t{key.hierarchy} << 5 | std::size_t{key.between_nodes} << 6,
           static_cast<std::size_t>(key.node_size)}) {
       hash = hash * 1000003u ^ part;
     }
@@ -760,6 +767,7 @@ const Algorithm* library_choice(std::string_view function, Coll collective, cons
                       facts.no_shared_memory.empty(),
                       facts.no_hierarchy.empty(),
                       facts.no_hierarchy.empty() ? facts.node_size : 0,
+                      facts.between_nodes,
                       config().cost_parameters,
                       network_descriptor(facts.network),
                       network_descriptor(facts.rail_network.network)};
@@ -929,8 +937,11 @@ Choice explain(Coll collective, std::size_t bytes, const Group& group, bool comm
   choice.reason = selected.by_cost_model
                       ? "lowest predicted time of the " + std::to_string(fitting) +
                             " algorithms that can serve the call: " + microseconds(chosen_seconds) + " (cost model " +
-                            to_string(parameters) + ")"
+                            to_string(parameters) +
+                            (facts.between_nodes ? "; the group spans nodes: messages priced with alpha_net, beta_net)"
+                                                 : ")")
                       : std::string(selected.reason);
+  choice.between_nodes = facts.between_nodes;
   add_path_verdicts(choice, facts, group);
   return choice;
 }
@@ -1280,7 +1291,9 @@ Launched launch_schedule(const CollectiveCall& call, const Decision& decision, c
   setup.reduction = call.reduction;
   setup.output_ready_at_start = call.collective == Coll::bcast && group.rank() == call.root;
   setup.window = ExecutionWindow{options.window_sends, options.window_receives};
-  setup.synchronous_send_bytes = synchronous_send_bytes(config().cost_parameters);
+  const CostParameters& machine = config().cost_parameters;
+  setup.synchronous_send_bytes =
+      synchronous_send_bytes(spans_nodes(group) ? between_nodes(machine) : machine);
   setup.argument_check = start_argument_check(call, group, options);
 
   Launched launched;

@@ -1007,8 +1007,9 @@ std::size_t hierarchical_chunk_elements(Coll collective, int nodes, std::size_t 
 }
 
 int rail_pieces(std::size_t bytes, int node_size) noexcept {
+  // The pieces cross the network.
   const CostParameters& parameters = config().cost_parameters;
-  const double shortest = parameters.beta > 0 ? parameters.alpha / parameters.beta : 0;
+  const double shortest = parameters.beta_net > 0 ? parameters.alpha_net / parameters.beta_net : 0;
   const double pieces = shortest > 0 ? static_cast<double>(bytes) / shortest : static_cast<double>(node_size);
   return static_cast<int>(std::clamp(pieces, 1.0, static_cast<double>(std::max(node_size, 1))));
 }

@@ -101,8 +101,9 @@ std::size_t shared_memory_chunk_elements(Coll collective, int size, std::size_t 
 std::size_t hierarchical_chunk_elements(Coll collective, int nodes, std::size_t element_size) noexcept;
 
 // Hierarchical allreduce and reduce: how many of a node's `node_size` members carry a piece of a
-// chunk of `bytes` across the rails, each piece at least alpha / beta bytes of the cost model long
-// (6250 B by default: where a message's time on the wire reaches its start-up), and at least one.
+// chunk of `bytes` across the rails, each piece at least alpha_net / beta_net bytes of the cost
+// model long (20000 B by default: where a message's time on the network reaches its start-up),
+// and at least one.
 int rail_pieces(std::size_t bytes, int node_size) noexcept;
 
 // Starts the call in call.channel; the channel's counters order it after the collectives its group

@@ -768,6 +768,26 @@ void expect_cheapest(const dash::comm::Choice& choice, Coll collective) {
   EXPECT_NE(choice.reason.find("cost model alpha="), std::string::npos) << choice.reason;
 }
 
+TEST(Collectives, GroupsOnSeveralNodesPriceTheirMessagesWithTheNetworksParameters) {
+  const bool several = dash::comm::locality().node_count > 1 && P() > 1;
+  const dash::comm::CostParameters& machine = dash::comm::config().cost_parameters;
+  const dash::comm::CostParameters expected = several ? dash::comm::between_nodes(machine) : machine;
+  for (const Coll collective : {Coll::allreduce, Coll::allgather, Coll::bcast}) {
+    const dash::comm::Choice choice = dash::comm::explain(collective, 4096, Group::world());
+    EXPECT_EQ(choice.between_nodes, several);
+    EXPECT_EQ(choice.reason.find("alpha_net, beta_net") != std::string::npos, several) << choice.reason;
+    for (const dash::comm::Candidate& candidate : choice.candidates) {
+      // A hierarchical run adds its rails' prices (between nodes) to its node's.
+      if (!candidate.unfit.empty() || candidate.algorithm == "hierarchical") {
+        continue;
+      }
+      EXPECT_DOUBLE_EQ(candidate.predicted_seconds,
+                       dash::comm::predicted_seconds(candidate.terms, candidate.block_bytes, expected))
+          << to_string(collective) << " " << candidate.algorithm;
+    }
+  }
+}
+
 TEST(Collectives, ExplainNamesAlgorithmReasonAndEveryCandidatesCost) {
   // A short vector on a group without the shared-memory arena (not the world group): recursive
   // doubling has the fewest start-ups at every group size.

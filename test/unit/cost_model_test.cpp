@@ -320,6 +320,21 @@ TEST(CostModel, ParsesAnySubsetOfTheParameters) {
   EXPECT_EQ(parse_cost_parameters(to_string(all)), all);
 }
 
+TEST(CostModel, MessagesBetweenNodesTakeTheNetworksStartUpAndBytes) {
+  const CostParameters parameters = parse_cost_parameters("alpha_net=9e-6,beta=1e-10,beta_net=4e-10");
+  EXPECT_EQ(parameters.alpha_net, 9e-6);
+  EXPECT_EQ(parameters.beta_net, 4e-10);
+  EXPECT_EQ(parameters.alpha, CostParameters{}.alpha);
+  const CostParameters network = between_nodes(parameters);
+  EXPECT_EQ(network.alpha, 9e-6);
+  EXPECT_EQ(network.beta, 4e-10);
+  EXPECT_EQ(network.gamma, parameters.gamma);  // combining and copying stay on the node
+  EXPECT_EQ(network.delta, parameters.delta);
+  EXPECT_EQ(parse_cost_parameters(to_string(parameters)), parameters);
+  const CostTerms one_message{1, 1, 0, 0};
+  EXPECT_DOUBLE_EQ(predicted_seconds(one_message, 1000, network), 9e-6 + 4e-10 * 1000);
+}
+
 TEST(CostModel, RejectsMalformedParametersNamingTheProblem) {
   const std::pair<const char*, const char*> cases[] = {
       {"", "'' is not name=value"},
@@ -331,6 +346,8 @@ TEST(CostModel, RejectsMalformedParametersNamingTheProblem) {
       {"delta=-1e-9", "'delta' is '-1e-9', not a finite number >= 0"},
       {"alpha=inf", "'alpha' is 'inf', not a finite number >= 0"},
       {"alpha=1e-6x", "'alpha' is '1e-6x', not a finite number >= 0"},
+      {"alpha_net=1e-6,alpha_net=2e-6", "'alpha_net' is set twice"},
+      {"beta_network=1e-10", "unknown name 'beta_network'"},
   };
   for (const auto& [text, problem] : cases) {
     try {

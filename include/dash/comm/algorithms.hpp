@@ -53,6 +53,9 @@ struct Choice {
   PathVerdict arena;
   PathVerdict hierarchy;
   PathVerdict network;
+  // The group spans nodes: its messages (a hierarchical run's rails always) are priced with the
+  // cost model's alpha_net and beta_net (cost_model.hpp).
+  bool between_nodes = false;
 };
 
 // The algorithm a call of `collective` with `bytes` per contribution (of one-byte elements) on

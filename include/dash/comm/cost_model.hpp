@@ -25,12 +25,19 @@ namespace dash::comm {
 // - delta: allgather of 4 MiB takes 0.64 ms without staging (ring) and 2.42 ms with Bruck's
 //   scratch copy and reorder (8 MiB more copied): 2.1e-10 s/B; alltoall (Bruck, 16 MiB more):
 //   2.0e-10 s/B; 2e-10 s/B.
+// A collective of a group on several nodes prices its messages with alpha_net and beta_net
+// instead (between_nodes): every round of its schedules has a message between nodes on the
+// critical path, or waits for one. Their defaults are an assumption, not a measurement here: an
+// MPI message between two nodes of an InfiniBand HDR or Slingshot cluster, about 2 us and
+// 10 GB/s. scripts/cluster sets the emulated hosts' own (TCP over loopback; docs/testing.md).
 // DASH_COST_MODEL (docs/configuration.md) overrides any of them.
 struct CostParameters {
   double alpha = 5e-7;   // per message start-up
   double beta = 8e-11;   // per byte on the wire
   double gamma = 3e-10;  // per byte combined by the reduction operation
   double delta = 2e-10;  // per byte copied locally (staging, Bruck's reorder)
+  double alpha_net = 2e-6;   // per start-up of a message between nodes
+  double beta_net = 1e-10;   // per byte on the wire between nodes
 
   friend bool operator==(const CostParameters&, const CostParameters&) = default;
 };
@@ -46,15 +53,19 @@ struct CostTerms {
 // alpha * startups + (beta * blocks + gamma * reduced_blocks + delta * copied_blocks) * block_bytes.
 double predicted_seconds(const CostTerms& terms, std::size_t block_bytes, const CostParameters& parameters) noexcept;
 
-// Parses "alpha=5e-7,beta=8e-11,gamma=3e-10,delta=2e-10": comma-separated assignments of any of
-// the four parameters, in any order, each at most once, to a finite number >= 0 (seconds per
+// The parameters of messages between nodes: `parameters` with alpha_net and beta_net as alpha and beta.
+CostParameters between_nodes(const CostParameters& parameters) noexcept;
+
+// Parses "alpha=5e-7,beta=8e-11,gamma=3e-10,delta=2e-10,alpha_net=2e-6,beta_net=1e-10": comma-separated
+// assignments of any of the six parameters, in any order, each at most once, to a finite number >= 0 (seconds per
 // unit); the others keep their defaults. Throws dash::InvalidArgument naming `function`,
 // `argument`, the text and the expected format otherwise.
 CostParameters parse_cost_parameters(std::string_view text,
                                      std::string_view function = "dash::comm::parse_cost_parameters",
                                      std::string_view argument = "text");
 
-// "alpha=5e-07,beta=8e-11,gamma=3e-10,delta=2e-10": what parse_cost_parameters reads back.
+// "alpha=5e-07,beta=8e-11,gamma=3e-10,delta=2e-10,alpha_net=2e-06,beta_net=1e-10": what
+// parse_cost_parameters reads back.
 std::string to_string(const CostParameters& parameters);
 
 }  // namespace dash::comm

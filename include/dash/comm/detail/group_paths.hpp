@@ -66,6 +66,12 @@ std::string_view arena_unfit(const Group& group);
 std::optional<Hierarchy> hierarchy_of(const Group& group);
 std::string_view hierarchy_unfit(const Group& group);
 
+// Whether the group's members sit on more than one of dash's nodes (DASH_NODE_SIZE's included):
+// then its messages are priced as messages between nodes (cost_model.hpp, between_nodes). A group
+// of listed ranks, whose placement no one agreed on, spans nodes when the job does; so does a
+// team's rail, one member per node.
+bool spans_nodes(const Group& group);
+
 // Why the shared-memory paths step aside for a group whose ranks are priced as the nodes of a network.
 inline constexpr std::string_view ranks_are_nodes = "the group's ranks stand for the nodes of DASH_TOPOLOGY's network";
 
