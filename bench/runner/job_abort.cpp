@@ -3,19 +3,19 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <string>
 #include <thread>
 
 #include <mpi.h>
+
+#include <dash/comm/abort_job.hpp>
 
 namespace dash::bench {
 
 void abort_job(const std::exception& error) {
   int rank = -1;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  std::fprintf(stderr, "dash-bench: error on rank %d: %s\n", rank, error.what());
-  std::fflush(stderr);
-  MPI_Abort(MPI_COMM_WORLD, 2);
-  std::abort();  // MPI_Abort does not return; this tells the compiler so
+  comm::abort_job(2, "dash-bench: error on rank " + std::to_string(rank) + ": " + error.what());
 }
 
 void exit_if_finalize_hangs(int code) {

@@ -20,6 +20,7 @@
 //   that line instead of the launcher's exit code.
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -34,6 +35,7 @@
 #include <gtest/gtest.h>
 #include <mpi.h>
 
+#include <dash/comm/abort_job.hpp>
 #include <dash/comm/environment.hpp>
 #include <dash/comm/locality.hpp>
 #include <dash/comm/mpi_call.hpp>
@@ -72,12 +74,11 @@ void wait_or_abort(MPI_Request& request, const std::string& what) {
       return;
     }
     if (std::chrono::steady_clock::now() > deadline) {
-      std::fprintf(stderr,
-                   "[rank %d] other ranks did not finish %s within DASH_TEST_AGREE_TIMEOUT=%.0f s "
-                   "(probably blocked in a collective this rank left after a failure); aborting\n",
-                   harness_rank, what.c_str(), agree_timeout_seconds());
-      std::fflush(stderr);
-      MPI_Abort(MPI_COMM_WORLD, 1);
+      std::array<char, 32> seconds{};
+      std::snprintf(seconds.data(), seconds.size(), "%.0f", agree_timeout_seconds());
+      dash::comm::abort_job(1, "[rank " + std::to_string(harness_rank) + "] other ranks did not finish " + what +
+                                   " within DASH_TEST_AGREE_TIMEOUT=" + seconds.data() +
+                                   " s (probably blocked in a collective this rank left after a failure); aborting");
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
