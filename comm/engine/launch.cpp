@@ -1120,6 +1120,7 @@ struct Decision {
   Selected selected;
   std::uint32_t segments = 1;
   std::shared_ptr<const CartesianGrid> grid;
+  bool between_nodes = false;  // the group spans nodes (CallFacts::between_nodes)
 };
 
 Decision decide(const CollectiveCall& call, const Group& group, const Options& options) {
@@ -1145,6 +1146,7 @@ Decision decide(const CollectiveCall& call, const Group& group, const Options& o
   const Algorithm& algorithm = *decision.selected.algorithm;
   decision.segments = options.segments != 0 ? options.segments : algorithm.segments(facts);
   decision.grid = algorithm.topology ? facts.network_grid : call.grid;
+  decision.between_nodes = facts.between_nodes;
   return decision;
 }
 
@@ -1292,8 +1294,7 @@ Launched launch_schedule(const CollectiveCall& call, const Decision& decision, c
   setup.output_ready_at_start = call.collective == Coll::bcast && group.rank() == call.root;
   setup.window = ExecutionWindow{options.window_sends, options.window_receives};
   const CostParameters& machine = config().cost_parameters;
-  setup.synchronous_send_bytes =
-      synchronous_send_bytes(spans_nodes(group) ? between_nodes(machine) : machine);
+  setup.synchronous_send_bytes = synchronous_send_bytes(decision.between_nodes ? between_nodes(machine) : machine);
   setup.argument_check = start_argument_check(call, group, options);
 
   Launched launched;
