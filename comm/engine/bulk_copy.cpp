@@ -39,4 +39,12 @@ void bulk_copy(std::byte* to, const std::byte* from, std::size_t bytes) noexcept
   std::memcpy(to, from, bytes);
 }
 
+void bulk_move(std::byte* to, const std::byte* from, std::size_t bytes) noexcept {
+  if (to < from + bytes && from < to + bytes) {
+    std::memmove(to, from, bytes);
+  } else {
+    bulk_copy(to, from, bytes);
+  }
+}
+
 }  // namespace dash::comm::detail

@@ -12,6 +12,7 @@
 
 #include <mpi.h>
 
+#include <dash/comm/detail/bulk_copy.hpp>
 #include <dash/comm/detail/collective_arena.hpp>
 #include <dash/comm/detail/execution.hpp>
 #include <dash/comm/detail/received_bytes.hpp>
@@ -58,6 +59,8 @@ struct Plan {
   // Per round: a later round is fenced, so that round's sends wait for this one's to complete.
   std::vector<bool> awaited_by_fence;
   std::uint32_t output_blocks = 0;
+  // No send could leave sooner in the engine than in a round-by-round run (runs_in_lockstep).
+  bool lockstep = true;
 };
 
 std::shared_ptr<const Plan> make_plan(schedule::Schedule source, std::uint32_t output_blocks) {
@@ -85,7 +88,12 @@ std::shared_ptr<const Plan> make_plan(schedule::Schedule source, std::uint32_t o
   };
   std::vector<std::uint32_t> prerequisites;
   auto& steps = plan->steps;
+  bool messages_before = false;  // in the rounds before r
   for (std::uint32_t r = 0; r < rounds.size(); ++r) {
+    if (r > 0) {
+      messages_before = messages_before || std::any_of(rounds[r - 1].actions.begin(), rounds[r - 1].actions.end(),
+                                                       [](const Action& a) { return a.is_message(); });
+    }
     for (const Action& action : rounds[r].actions) {
       const auto id = static_cast<std::uint32_t>(steps.size());
       PlannedStep& step = steps.emplace_back();
@@ -148,6 +156,13 @@ std::shared_ptr<const Plan> make_plan(schedule::Schedule source, std::uint32_t o
       for (const std::uint32_t before : prerequisites) {
         steps[before].dependents.push_back(id);
       }
+      // A send the engine could post before the earlier rounds' messages complete: it needs
+      // nothing of the round before, and no fence holds it.
+      if (action.kind == ActionKind::send && messages_before && !rounds[r].fence &&
+          std::none_of(prerequisites.begin(), prerequisites.end(),
+                       [&](std::uint32_t before) { return steps[before].round + 1 == r; })) {
+        plan->lockstep = false;
+      }
       if (action.is_message()) {
         const std::int64_t channel = std::int64_t{action.peer} * 2 + (action.kind == ActionKind::send ? 1 : 0);
         if (const auto previous = last_in_channel.find(channel); previous != last_in_channel.end()) {
@@ -168,6 +183,8 @@ std::shared_ptr<const Plan> make_plan(schedule::Schedule source, std::uint32_t o
 }
 
 bool uses_scratch(const Plan& plan) noexcept { return plan.schedule.scratch_blocks > 0; }
+
+bool runs_in_lockstep(const Plan& plan) noexcept { return plan.lockstep; }
 
 std::shared_ptr<const std::vector<std::uint32_t>> placement_of(const std::shared_ptr<const Plan>& plan) {
   if (plan->schedule.placement.empty()) {
@@ -450,7 +467,12 @@ struct Execution::Impl final : BackgroundWork {
   }
 
   void run_local(std::uint32_t id) {
-    const Action& action = *plan->steps[id].action;
+    apply_local(*plan->steps[id].action);
+    finish(id);
+  }
+
+  // A copy or reduce between the call's buffers.
+  void apply_local(const Action& action) {
     if (action.kind == ActionKind::copy) {
       std::byte* target = base_of(action.buffer);
       const std::byte* source = base_of(action.source);
@@ -459,22 +481,26 @@ struct Execution::Impl final : BackgroundWork {
       for (std::uint32_t t = 0; t < action.blocks.size(); ++t) {
         const std::size_t bytes = target_layout.bytes(action.blocks[t]);
         if (bytes > 0) {
-          std::memmove(target + target_layout.offset(action.blocks[t]),
-                       source + source_layout.offset(action.source_blocks[t]), bytes);
+          bulk_move(target + target_layout.offset(action.blocks[t]),
+                    source + source_layout.offset(action.source_blocks[t]), bytes);
         }
       }
     } else {
       combine_into(action, nullptr, &action.source_blocks);
     }
-    finish(id);
   }
 
-  void finish(std::uint32_t id) {
-    RunningStep& step = steps[id];
+  // Frees what a step's message held.
+  void release_message(RunningStep& step) {
     if (step.derived != MPI_DATATYPE_NULL) {
       MPI_Type_free(&step.derived);
     }
     step.staging.clear();
+  }
+
+  void finish(std::uint32_t id) {
+    RunningStep& step = steps[id];
+    release_message(step);
     step.state = StepState::done;
     --unfinished;
     const PlannedStep& planned = plan->steps[id];
@@ -603,38 +629,109 @@ struct Execution::Impl final : BackgroundWork {
   // Posts what may start and retires completed messages.
   void exchange() {
     pump();
-    while (!requests.empty()) {
-      completed_indices.resize(requests.size());
-      completed_statuses.resize(requests.size());
-      int completed = 0;
-      const int code = MPI_Testsome(static_cast<int>(requests.size()), requests.data(), &completed,
-                                    completed_indices.data(), completed_statuses.data());
-      if (code != MPI_ERR_IN_STATUS) {
-        check_mpi(code, "dash::comm engine: MPI_Testsome");
-      }
-      if (completed == MPI_UNDEFINED || completed == 0) {
-        break;
-      }
-      finished.resize(static_cast<std::size_t>(completed));
-      for (std::size_t i = 0; i < finished.size(); ++i) {
-        finished[i] = request_steps[static_cast<std::size_t>(completed_indices[i])];
-        check_arrived(finished[i], completed_statuses[i], code == MPI_ERR_IN_STATUS);
-      }
-      // Drop completed requests (MPI set them to MPI_REQUEST_NULL).
-      std::size_t kept = 0;
-      for (std::size_t i = 0; i < requests.size(); ++i) {
-        if (requests[i] != MPI_REQUEST_NULL) {
-          requests[kept] = requests[i];
-          request_steps[kept] = request_steps[i];
-          ++kept;
-        }
-      }
-      requests.resize(kept);
-      request_steps.resize(kept);
+    while (retire_completed()) {
       for (const std::uint32_t id : finished) {
         on_completed(id);
       }
       pump();
+    }
+  }
+
+  // Tests the messages in flight; false if none completed, else true with their steps in
+  // `finished`, checked and no longer in `requests`.
+  bool retire_completed() {
+    if (requests.empty()) {
+      return false;
+    }
+    completed_indices.resize(requests.size());
+    completed_statuses.resize(requests.size());
+    int completed = 0;
+    const int code = MPI_Testsome(static_cast<int>(requests.size()), requests.data(), &completed,
+                                  completed_indices.data(), completed_statuses.data());
+    if (code != MPI_ERR_IN_STATUS) {
+      check_mpi(code, "dash::comm engine: MPI_Testsome");
+    }
+    if (completed == MPI_UNDEFINED || completed == 0) {
+      return false;
+    }
+    finished.resize(static_cast<std::size_t>(completed));
+    for (std::size_t i = 0; i < finished.size(); ++i) {
+      finished[i] = request_steps[static_cast<std::size_t>(completed_indices[i])];
+      check_arrived(finished[i], completed_statuses[i], code == MPI_ERR_IN_STATUS);
+    }
+    // Drop completed requests (MPI set them to MPI_REQUEST_NULL).
+    std::size_t kept = 0;
+    for (std::size_t i = 0; i < requests.size(); ++i) {
+      if (requests[i] != MPI_REQUEST_NULL) {
+        requests[kept] = requests[i];
+        request_steps[kept] = request_steps[i];
+        ++kept;
+      }
+    }
+    requests.resize(kept);
+    request_steps.resize(kept);
+    return true;
+  }
+
+  // The whole schedule now, one round after the other: a round's messages are posted in schedule
+  // order, its local actions run while they travel, and the next round starts once all of them
+  // completed. No dependency bookkeeping, no window, no arrival list: a blocking call has no one
+  // to report arrivals to. Throws as progress() does (a size mismatch once every round ran).
+  void run_in_rounds(ExecutionSetup s, const Group& g, int t) {
+    setup = std::move(s);
+    plan = setup.plan.get();
+    group.emplace(g);
+    tag = t;
+    const std::uint32_t scratch_blocks = plan->schedule.scratch_blocks;
+    scratch.resize(scratch_blocks == 0 ? 0
+                                       : setup.output_layout.offset(scratch_blocks - 1) +
+                                             setup.output_layout.bytes(scratch_blocks - 1));
+    steps.resize(plan->steps.size());
+    size_mismatch.clear();
+    requests.clear();
+    request_steps.clear();
+    std::uint32_t first = 0;
+    for (std::uint32_t r = 0; r < plan->steps_per_round.size(); ++r) {
+      lowest_round = r;  // post_message counts nothing as running ahead
+      const auto end = static_cast<std::uint32_t>(first + plan->steps_per_round[r]);
+      for (std::uint32_t id = first; id < end; ++id) {
+        if (plan->steps[id].action->is_message()) {
+          steps[id].derived = MPI_DATATYPE_NULL;
+          post_message(id);
+        }
+      }
+      for (std::uint32_t id = first; id < end; ++id) {
+        if (!plan->steps[id].action->is_message()) {
+          apply_local(*plan->steps[id].action);
+        }
+      }
+      wait_for_round();
+      first = end;
+    }
+    if (!size_mismatch.empty()) {
+      throw InvalidArgument(std::exchange(size_mismatch, std::string()));
+    }
+  }
+
+  // Completes the messages in flight, combining what receive-reduces brought as it arrives, and
+  // advances the process's other collectives while waiting (progress_all_collectives).
+  void wait_for_round() {
+    unsigned idle_polls = 0;
+    while (!requests.empty()) {
+      if (!retire_completed()) {
+        constexpr unsigned others_every_polls = 8;
+        if (++idle_polls % others_every_polls == 0) {
+          progress_all_collectives(this, nullptr);
+        }
+        continue;
+      }
+      for (const std::uint32_t id : finished) {
+        const Action& action = *plan->steps[id].action;
+        if (action.kind == ActionKind::receive_reduce) {
+          combine_into(action, steps[id].staging.data(), nullptr);
+        }
+        release_message(steps[id]);
+      }
     }
   }
 
@@ -808,6 +905,25 @@ Execution::Execution(ExecutionSetup setup, const Group& group, int tag) {
     impl_->background = thread;
     thread->attach(*impl_);
   }
+}
+
+void Execution::run_in_rounds(ExecutionSetup setup, const Group& group, int tag) {
+  auto& idle = idle_states();
+  std::unique_ptr<Impl> impl;
+  if (idle.empty()) {
+    impl = std::make_unique<Impl>();
+  } else {
+    impl = std::move(idle.back());
+    idle.pop_back();
+  }
+  try {
+    impl->run_in_rounds(std::move(setup), group, tag);
+  } catch (...) {
+    impl->abandon();
+    throw;
+  }
+  impl->release();
+  idle.push_back(std::move(impl));
 }
 
 Execution::Execution(std::unique_ptr<DirectRun> run) noexcept : direct_(std::move(run)) {}

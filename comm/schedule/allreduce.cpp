@@ -67,8 +67,11 @@ Schedule allreduce_recursive_doubling(const CollectiveShape& shape, int rank) {
   }
   for (int mask = 1; mask < p2; mask <<= 1) {
     const int partner = real_rank(new_rank ^ mask);
-    Round& exchange = schedule.add_round();
-    exchange.actions.push_back(Action::send_to(partner, Buffer::output, all));
+    // The first exchange of a rank that folded nothing in sends its input, which the output still
+    // equals: the message leaves while the copy runs instead of after it.
+    const bool send_input = mask == 1 && rank >= 2 * extra;
+    Round& exchange = send_input ? schedule.rounds.front() : schedule.add_round();
+    exchange.actions.push_back(Action::send_to(partner, send_input ? Buffer::input : Buffer::output, all));
     exchange.actions.push_back(Action::receive_from(partner, Buffer::scratch, all));
     schedule.add_round().actions.push_back(
         Action::reduce(Buffer::scratch, all, Buffer::output, all, side(partner)));

@@ -1,9 +1,11 @@
 // detail::bulk_copy against the source: destinations 0-70 bytes past the source modulo a page
 // (inside and outside the window where it avoids memcpy), lengths around its 64-byte steps and
-// beyond glibc's string-copy threshold, and the bytes around the copy left untouched.
+// beyond glibc's string-copy threshold, and the bytes around the copy left untouched; bulk_move
+// on overlapping ranges as memmove.
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -46,6 +48,26 @@ TEST(BulkCopy, CopiesEveryDistanceAndLengthExactly) {
 
 TEST(BulkCopy, EmptyCopyAcceptsNullPointers) {
   dash::comm::detail::bulk_copy(nullptr, nullptr, 0);
+  dash::comm::detail::bulk_move(nullptr, nullptr, 0);
+}
+
+TEST(BulkMove, CopiesDisjointRangesAsBulkCopyAndOverlappingOnesAsMemmove) {
+  const std::size_t bytes = 3000;
+  for (const std::ptrdiff_t shift : {std::ptrdiff_t{-4096}, std::ptrdiff_t{-3001}, std::ptrdiff_t{-3000},
+                                     std::ptrdiff_t{-40}, std::ptrdiff_t{-1}, std::ptrdiff_t{0}, std::ptrdiff_t{1},
+                                     std::ptrdiff_t{16}, std::ptrdiff_t{2999}, std::ptrdiff_t{3000},
+                                     std::ptrdiff_t{4096 + 16}}) {
+    std::vector<std::byte> buffer(4 * page, std::byte{0xee});
+    std::byte* from = at_page_offset(buffer, 0) + page + 16;
+    for (std::size_t i = 0; i < bytes; ++i) {
+      from[i] = pattern(i);
+    }
+    std::vector<std::byte> expected = buffer;
+    const std::ptrdiff_t from_index = from - buffer.data();
+    std::memmove(expected.data() + from_index + shift, expected.data() + from_index, bytes);
+    dash::comm::detail::bulk_move(from + shift, from, bytes);
+    ASSERT_EQ(buffer, expected) << "destination " << shift << " bytes past the source";
+  }
 }
 
 }  // namespace

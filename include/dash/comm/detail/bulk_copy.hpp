@@ -15,4 +15,10 @@ namespace dash::comm::detail {
 // (SSE2, x86-64's baseline) does it.
 void bulk_copy(std::byte* to, const std::byte* from, std::size_t bytes) noexcept;
 
+// As bulk_copy, but the ranges may overlap (an in-place call's input and output), which memmove
+// then copies. The engine's copy steps move a call's contribution between its buffers with it: a
+// 4 KiB allreduce between two hosts took 2 us longer with memmove where malloc had put the output
+// 16 bytes past the input modulo the page.
+void bulk_move(std::byte* to, const std::byte* from, std::size_t bytes) noexcept;
+
 }  // namespace dash::comm::detail

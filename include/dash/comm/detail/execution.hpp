@@ -10,7 +10,9 @@
 // The actions of the lowest unfinished round may always start; actions of later rounds run ahead
 // only within a sliding window of in-flight sends and receives, and no send passes a fenced round
 // (schedule::Round::fence) before the rounds ahead of the fence finished. Hence the engine never
-// does worse than round-by-round execution, which the verifier proved deadlock-free.
+// does worse than round-by-round execution, which the verifier proved deadlock-free. Short
+// blocking calls whose plan runs in lockstep skip this bookkeeping: Execution::run_in_rounds runs
+// their rounds one after the other.
 
 #include <cstddef>
 #include <cstdint>
@@ -108,6 +110,12 @@ std::shared_ptr<const Plan> make_plan(schedule::Schedule schedule, std::uint32_t
 // True when the plan's schedule stages blocks in scratch space.
 bool uses_scratch(const Plan& plan) noexcept;
 
+// True when every send of the plan that follows a round with messages needs a result of the round
+// just before it or waits for a fence (recursive doubling, rings, Bruck, the fenced trees; every
+// plan at p = 2): the engine could not start such a send much sooner than
+// Execution::run_in_rounds does.
+bool runs_in_lockstep(const Plan& plan) noexcept;
+
 // The plan's non-canonical output placement (Schedule::placement), sharing the plan's lifetime;
 // null for canonical placement.
 std::shared_ptr<const std::vector<std::uint32_t>> placement_of(const std::shared_ptr<const Plan>& plan);
@@ -190,6 +198,12 @@ public:
   Execution& operator=(Execution&& other) noexcept;
   Execution(const Execution&) = delete;
   Execution& operator=(const Execution&) = delete;
+
+  // Runs the schedule on `group` with message tag `tag` to its end before it returns, one round
+  // after the other, without the engine's per-action bookkeeping: for short blocking calls on
+  // plans that run in lockstep, where that bookkeeping would cost more than it can overlap.
+  // `setup` has no argument check. Throws as progress() would.
+  static void run_in_rounds(ExecutionSetup setup, const Group& group, int tag);
 
   // Advances communication without blocking; true once every action completed. Rethrows an
   // error the progress thread met.
