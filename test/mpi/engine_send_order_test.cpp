@@ -1,6 +1,6 @@
 // The engine starts what is ready in schedule order: a rank whose sends become ready together (a
 // tree's inner rank once its parent's message arrived) posts them in the order of its rounds, so
-// the largest subtree is served first. This program interposes MPI_Isend (the PMPI profiling
+// the largest subtree is served first. This program interposes the send calls (the PMPI profiling
 // interface) and compares the destinations of a broadcast's payload messages with the schedule.
 // Posted from a stack, an inner rank of the binomial tree of 8 served its children smallest
 // subtree first, which under SMPI made the 512-rank broadcast take 37 start-ups instead of 9.
@@ -25,9 +25,9 @@
 
 namespace {
 
-// Destinations of this process's MPI_Isend and MPI_Issend calls of exactly `recorded_bytes` bytes
-// (the payload: the cross-rank argument check sends digests of another size), while
-// recorded_bytes > 0, and whether each was synchronous.
+// Destinations of this process's sends (MPI_Isend, MPI_Issend, MPI_Send, MPI_Ssend, MPI_Sendrecv)
+// of exactly `recorded_bytes` bytes (the payload: the cross-rank argument check sends digests of
+// another size), while recorded_bytes > 0, and whether each was synchronous.
 std::vector<int> destinations;
 std::vector<bool> synchronous;
 int recorded_bytes = 0;
@@ -53,6 +53,25 @@ extern "C" int MPI_Issend(const void* buffer, int count, MPI_Datatype type, int 
                           MPI_Request* request) {
   record(count, type, destination, true);
   return PMPI_Issend(buffer, count, type, destination, tag, comm, request);
+}
+
+// Short blocking calls send a round's message with the blocking calls.
+extern "C" int MPI_Send(const void* buffer, int count, MPI_Datatype type, int destination, int tag, MPI_Comm comm) {
+  record(count, type, destination, false);
+  return PMPI_Send(buffer, count, type, destination, tag, comm);
+}
+
+extern "C" int MPI_Ssend(const void* buffer, int count, MPI_Datatype type, int destination, int tag, MPI_Comm comm) {
+  record(count, type, destination, true);
+  return PMPI_Ssend(buffer, count, type, destination, tag, comm);
+}
+
+extern "C" int MPI_Sendrecv(const void* send_buffer, int send_count, MPI_Datatype send_type, int destination,
+                            int send_tag, void* receive_buffer, int receive_count, MPI_Datatype receive_type,
+                            int source, int receive_tag, MPI_Comm comm, MPI_Status* status) {
+  record(send_count, send_type, destination, false);
+  return PMPI_Sendrecv(send_buffer, send_count, send_type, destination, send_tag, receive_buffer, receive_count,
+                       receive_type, source, receive_tag, comm, status);
 }
 
 namespace {

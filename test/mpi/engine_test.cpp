@@ -162,6 +162,31 @@ TEST(EngineRounds, RunsEveryRoundAndCombinesWhatArrives) {
   }
 }
 
+// A round of two messages each way runs on non-blocking MPI; rounds of one send and one receive as
+// one blocking exchange: both kinds complete in order.
+TEST(EngineRounds, RunsRoundsOfSeveralMessagesEachWay) {
+  const int tag = Group::world().next_tag();
+  const int rank = dash::myid();
+  if (rank > 1 || dash::size() < 2) {
+    return;
+  }
+  const int peer = 1 - rank;
+  const std::array<int, 4> input{10 * rank + 1, 10 * rank + 2, 10 * rank + 3, 10 * rank + 4};
+  std::array<int, 4> output{-1, -1, -1, -1};
+  Schedule schedule;
+  auto& both = schedule.add_round();
+  add_send(both, peer, Buffer::input, BlockSet::range(0, 1));
+  add_send(both, peer, Buffer::input, BlockSet::range(1, 1));
+  add_receive(both, peer, Buffer::output, BlockSet::range(0, 1));
+  add_receive(both, peer, Buffer::output, BlockSet::range(1, 1));
+  auto& back = schedule.add_round();
+  add_send(back, peer, Buffer::output, BlockSet::range(0, 2));
+  add_receive(back, peer, Buffer::output, BlockSet::range(2, 2));
+  Execution::run_in_rounds(setup_of(std::move(schedule), input.data(), output.data(), 4), Group::world(), tag);
+  // Blocks 0-1: the peer's first two; blocks 2-3: this rank's own, relayed back by the peer.
+  EXPECT_EQ(output, (std::array<int, 4>{10 * peer + 1, 10 * peer + 2, 10 * rank + 1, 10 * rank + 2}));
+}
+
 // Rank 0 sends rank 1 one block or three where rank 1 expects two: rank 1 throws once its round
 // ended, naming the sender and the bytes; rank 0 completes; nothing is left unmatched.
 TEST(EngineRounds, AMessageOfAnotherSizeThrowsOnTheReceiverAfterTheRound) {

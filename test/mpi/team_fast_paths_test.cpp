@@ -4,8 +4,8 @@
 // cannot serve; under DASH_TOPOLOGY, teams priced on their view of the network. explain() names the
 // path that serves each team or says why none does, and
 // allreduce, reduce, bcast and allgather on them match MPI's on a communicator of the same members
-// in the same order, from 8 B to a few MiB in several element types. An interposed MPI_Isend
-// counts the messages between nodes: a hierarchical team's calls cross them on its rails only, one
+// in the same order, from 8 B to a few MiB in several element types. Interposed send calls
+// count the messages between nodes: a hierarchical team's calls cross them on its rails only, one
 // message per node pair for an 8-byte allreduce where a flat algorithm sends one per rank pair.
 
 #include <algorithm>
@@ -28,8 +28,8 @@
 
 namespace {
 
-// Destination and size of this process's MPI_Isend and MPI_Issend calls on the library's base
-// communicator while `recording`.
+// Destination and size of this process's sends (MPI_Isend, MPI_Issend, MPI_Send, MPI_Ssend,
+// MPI_Sendrecv) on the library's base communicator while `recording`.
 struct Sent {
   int destination;
   int bytes;
@@ -58,6 +58,25 @@ extern "C" int MPI_Issend(const void* buffer, int count, MPI_Datatype type, int 
                           MPI_Request* request) {
   record(count, type, destination, comm);
   return PMPI_Issend(buffer, count, type, destination, tag, comm, request);
+}
+
+// Short blocking calls send a round's message with the blocking calls.
+extern "C" int MPI_Send(const void* buffer, int count, MPI_Datatype type, int destination, int tag, MPI_Comm comm) {
+  record(count, type, destination, comm);
+  return PMPI_Send(buffer, count, type, destination, tag, comm);
+}
+
+extern "C" int MPI_Ssend(const void* buffer, int count, MPI_Datatype type, int destination, int tag, MPI_Comm comm) {
+  record(count, type, destination, comm);
+  return PMPI_Ssend(buffer, count, type, destination, tag, comm);
+}
+
+extern "C" int MPI_Sendrecv(const void* send_buffer, int send_count, MPI_Datatype send_type, int destination,
+                            int send_tag, void* receive_buffer, int receive_count, MPI_Datatype receive_type,
+                            int source, int receive_tag, MPI_Comm comm, MPI_Status* status) {
+  record(send_count, send_type, destination, comm);
+  return PMPI_Sendrecv(send_buffer, send_count, send_type, destination, send_tag, receive_buffer, receive_count,
+                       receive_type, source, receive_tag, comm, status);
 }
 
 namespace {
