@@ -1,3 +1,12 @@
+// The execution engine (include/dash/comm/detail/execution.hpp, docs/collectives.md "Engine").
+//
+// Map: Plan and make_plan (a schedule's dependencies, message channels, fences, lockstep);
+// Execution::Impl, one call's state: start / pump / try_start / post_message / exchange (the
+// event-driven engine with its window and fences), run_in_rounds / exchanged_blocking /
+// wait_for_round (short blocking calls, round by round), check_arrived (sizes and errors of what
+// arrived), abandon (after a failure); the process's live and idle states, progress of the others
+// (progress_all_collectives, wait_until_tag_is_free, collectives_running); the Execution handle.
+
 #include <algorithm>
 #include <cstring>
 #include <exception>
