@@ -262,25 +262,14 @@ struct Execution::Impl final : BackgroundWork {
   // (Re)starts this state object on a new call; vectors keep their capacity from earlier calls,
   // so a repeated collective allocates (almost) nothing here.
   void start(ExecutionSetup s, const Group& g, int t) {
-    setup = std::move(s);
-    plan = setup.plan.get();
-    group.emplace(g);
-    tag = t;
+    bind(std::move(s), g, t);
     background_error = nullptr;
-    const std::uint32_t scratch_blocks = plan->schedule.scratch_blocks;
-    scratch.resize(scratch_blocks == 0 ? 0
-                                       : setup.output_layout.offset(scratch_blocks - 1) +
-                                             setup.output_layout.bytes(scratch_blocks - 1));
-    steps.resize(plan->steps.size());
     unfinished = steps.size();
     unfinished_per_round = plan->steps_per_round;
     lowest_round = 0;
     sends_ahead = 0;
     receives_ahead = 0;
     failed = false;
-    size_mismatch.clear();
-    requests.clear();
-    request_steps.clear();
     held_by_window.clear();
     arrivals.clear();
     arrivals_taken = 0;
@@ -300,6 +289,23 @@ struct Execution::Impl final : BackgroundWork {
     }
     advance_lowest_round();
     pump();
+  }
+
+  // Takes on a call: its setup, group and tag, scratch space and a state per step; no message in
+  // flight, no size mismatch seen.
+  void bind(ExecutionSetup s, const Group& g, int t) {
+    setup = std::move(s);
+    plan = setup.plan.get();
+    group.emplace(g);
+    tag = t;
+    const std::uint32_t scratch_blocks = plan->schedule.scratch_blocks;
+    scratch.resize(scratch_blocks == 0 ? 0
+                                       : setup.output_layout.offset(scratch_blocks - 1) +
+                                             setup.output_layout.bytes(scratch_blocks - 1));
+    steps.resize(plan->steps.size());
+    size_mismatch.clear();
+    requests.clear();
+    request_steps.clear();
   }
 
   // Drops the call's references (buffers, plan, group) once it is over.
@@ -702,18 +708,7 @@ struct Execution::Impl final : BackgroundWork {
   // completed. No dependency bookkeeping, no window, no arrival list: a blocking call has no one
   // to report arrivals to. Throws as progress() does (a size mismatch once every round ran).
   void run_in_rounds(ExecutionSetup s, const Group& g, int t) {
-    setup = std::move(s);
-    plan = setup.plan.get();
-    group.emplace(g);
-    tag = t;
-    const std::uint32_t scratch_blocks = plan->schedule.scratch_blocks;
-    scratch.resize(scratch_blocks == 0 ? 0
-                                       : setup.output_layout.offset(scratch_blocks - 1) +
-                                             setup.output_layout.bytes(scratch_blocks - 1));
-    steps.resize(plan->steps.size());
-    size_mismatch.clear();
-    requests.clear();
-    request_steps.clear();
+    bind(std::move(s), g, t);
     // With no other collective of this process running, nothing needs driving while MPI waits.
     const bool alone = !collectives_running();
     std::uint32_t first = 0;

@@ -22,6 +22,7 @@
 #include <dash/dash.hpp>
 
 #include "dash_testing.hpp"
+#include "interposed_sends.hpp"
 
 namespace {
 
@@ -32,46 +33,15 @@ std::vector<int> destinations;
 std::vector<bool> synchronous;
 int recorded_bytes = 0;
 
-void record(int count, MPI_Datatype type, int destination, bool is_synchronous) {
+}  // namespace
+
+void record_send(int count, MPI_Datatype type, int destination, MPI_Comm, bool is_synchronous) {
   int type_bytes = 0;
   PMPI_Type_size(type, &type_bytes);
   if (recorded_bytes > 0 && count * type_bytes == recorded_bytes) {
     destinations.push_back(destination);
     synchronous.push_back(is_synchronous);
   }
-}
-
-}  // namespace
-
-extern "C" int MPI_Isend(const void* buffer, int count, MPI_Datatype type, int destination, int tag, MPI_Comm comm,
-                         MPI_Request* request) {
-  record(count, type, destination, false);
-  return PMPI_Isend(buffer, count, type, destination, tag, comm, request);
-}
-
-extern "C" int MPI_Issend(const void* buffer, int count, MPI_Datatype type, int destination, int tag, MPI_Comm comm,
-                          MPI_Request* request) {
-  record(count, type, destination, true);
-  return PMPI_Issend(buffer, count, type, destination, tag, comm, request);
-}
-
-// Short blocking calls send a round's message with the blocking calls.
-extern "C" int MPI_Send(const void* buffer, int count, MPI_Datatype type, int destination, int tag, MPI_Comm comm) {
-  record(count, type, destination, false);
-  return PMPI_Send(buffer, count, type, destination, tag, comm);
-}
-
-extern "C" int MPI_Ssend(const void* buffer, int count, MPI_Datatype type, int destination, int tag, MPI_Comm comm) {
-  record(count, type, destination, true);
-  return PMPI_Ssend(buffer, count, type, destination, tag, comm);
-}
-
-extern "C" int MPI_Sendrecv(const void* send_buffer, int send_count, MPI_Datatype send_type, int destination,
-                            int send_tag, void* receive_buffer, int receive_count, MPI_Datatype receive_type,
-                            int source, int receive_tag, MPI_Comm comm, MPI_Status* status) {
-  record(send_count, send_type, destination, false);
-  return PMPI_Sendrecv(send_buffer, send_count, send_type, destination, send_tag, receive_buffer, receive_count,
-                       receive_type, source, receive_tag, comm, status);
 }
 
 namespace {

@@ -24,6 +24,7 @@
 
 #include "arena_inputs.hpp"
 #include "dash_testing.hpp"
+#include "interposed_sends.hpp"
 #include "reference_comm.hpp"
 
 namespace {
@@ -37,46 +38,15 @@ struct Sent {
 std::vector<Sent> sent;
 bool recording = false;
 
-void record(int count, MPI_Datatype type, int destination, MPI_Comm comm) {
+}  // namespace
+
+void record_send(int count, MPI_Datatype type, int destination, MPI_Comm comm, bool) {
   if (!recording || comm != dash::comm::base_comm()) {
     return;
   }
   int type_bytes = 0;
   PMPI_Type_size(type, &type_bytes);
   sent.push_back({destination, count * type_bytes});
-}
-
-}  // namespace
-
-extern "C" int MPI_Isend(const void* buffer, int count, MPI_Datatype type, int destination, int tag, MPI_Comm comm,
-                         MPI_Request* request) {
-  record(count, type, destination, comm);
-  return PMPI_Isend(buffer, count, type, destination, tag, comm, request);
-}
-
-extern "C" int MPI_Issend(const void* buffer, int count, MPI_Datatype type, int destination, int tag, MPI_Comm comm,
-                          MPI_Request* request) {
-  record(count, type, destination, comm);
-  return PMPI_Issend(buffer, count, type, destination, tag, comm, request);
-}
-
-// Short blocking calls send a round's message with the blocking calls.
-extern "C" int MPI_Send(const void* buffer, int count, MPI_Datatype type, int destination, int tag, MPI_Comm comm) {
-  record(count, type, destination, comm);
-  return PMPI_Send(buffer, count, type, destination, tag, comm);
-}
-
-extern "C" int MPI_Ssend(const void* buffer, int count, MPI_Datatype type, int destination, int tag, MPI_Comm comm) {
-  record(count, type, destination, comm);
-  return PMPI_Ssend(buffer, count, type, destination, tag, comm);
-}
-
-extern "C" int MPI_Sendrecv(const void* send_buffer, int send_count, MPI_Datatype send_type, int destination,
-                            int send_tag, void* receive_buffer, int receive_count, MPI_Datatype receive_type,
-                            int source, int receive_tag, MPI_Comm comm, MPI_Status* status) {
-  record(send_count, send_type, destination, comm);
-  return PMPI_Sendrecv(send_buffer, send_count, send_type, destination, send_tag, receive_buffer, receive_count,
-                       receive_type, source, receive_tag, comm, status);
 }
 
 namespace {
