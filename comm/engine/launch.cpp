@@ -1320,7 +1320,6 @@ Launched launch_schedule(const CollectiveCall& call, const Decision& decision, c
 // waiting for the whole round costs nothing; longer ones keep the engine's overlap.
 constexpr std::size_t round_by_round_bytes = 16 * 1024;
 
-
 bool runs_round_by_round(const CollectiveCall& call, const ExecutionSetup& setup) {
   return !setup.argument_check && !call.input_sizes && !call.output_sizes &&
          call.elements * call.element_size <= round_by_round_bytes && runs_in_lockstep(*setup.plan);
