@@ -17,16 +17,18 @@ struct Field {
   double CostParameters::*member;
 };
 
-constexpr std::array<Field, 6> fields{{{"alpha", &CostParameters::alpha},
+constexpr std::array<Field, 7> fields{{{"alpha", &CostParameters::alpha},
                                        {"beta", &CostParameters::beta},
                                        {"gamma", &CostParameters::gamma},
                                        {"delta", &CostParameters::delta},
                                        {"alpha_net", &CostParameters::alpha_net},
-                                       {"beta_net", &CostParameters::beta_net}}};
+                                       {"beta_net", &CostParameters::beta_net},
+                                       {"overhead", &CostParameters::overhead}}};
 
 constexpr std::string_view format =
-    "comma-separated assignments alpha=, beta=, gamma=, delta=, alpha_net=, beta_net= (seconds per start-up, per "
-    "byte sent, combined, copied, per start-up and per byte sent between nodes; each at most once) of finite "
+    "comma-separated assignments alpha=, beta=, gamma=, delta=, alpha_net=, beta_net=, overhead= (seconds per "
+    "start-up, per byte sent, combined, copied, per start-up and per byte sent between nodes, per send queued behind "
+    "another of its round; each at most once) of finite "
     "numbers >= 0, e.g. alpha=5e-7,beta=8e-11";
 
 std::string_view trimmed(std::string_view text) {
@@ -43,7 +45,7 @@ std::string_view trimmed(std::string_view text) {
 
 double predicted_seconds(const CostTerms& terms, std::size_t block_bytes, const CostParameters& parameters) noexcept {
   const double per_block = static_cast<double>(block_bytes);
-  return parameters.alpha * terms.startups +
+  return parameters.alpha * terms.startups + parameters.overhead * terms.queued_sends +
          (parameters.beta * terms.blocks + parameters.gamma * terms.reduced_blocks +
           parameters.delta * terms.copied_blocks) *
              per_block;

@@ -53,13 +53,14 @@ def exchange_tables(rows):
 def merge_tables(rows):
     variants = ["mpi", "blocking", "nonblocking", "partial", "partial_noncanonical"]
     lines = []
-    for p in sorted({row["p"] for row in rows}):
-        lines += [f"### All-to-all + merge, P = {p}", "",
+    for p, threads in sorted({(row["p"], row.get("merge_threads", 1)) for row in rows}):
+        merging = "one thread, as on this machine" if threads == 1 else f"charged 1/{threads:g} of this machine's time"
+        lines += [f"### All-to-all + merge, P = {p}, merges {merging}", "",
                   "| run per pair | " + " | ".join(variants) + " | partial vs blocking | partial vs mpi | verified |",
                   "|---" * (len(variants) + 4) + "|"]
         by_size = defaultdict(dict)
         for row in rows:
-            if row["p"] == p:
+            if row["p"] == p and row.get("merge_threads", 1) == threads:
                 by_size[row["size"]][row["contender"]] = row
         for size, points in sorted(by_size.items()):
             cells = [microseconds(points[v]["median_s"]) if v in points else "-" for v in variants]

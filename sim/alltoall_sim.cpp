@@ -4,7 +4,7 @@
 //
 //   dash-sim-alltoall --workload exchange|merge --sizes 8,1024 [--dash selected,one_factor@8,bruck,...]
 //                     [--smpi pair,bruck,ompi,...] [--variants mpi,blocking,nonblocking,partial,...]
-//                     [--reps N] [--warmup N] [--fold-bytes N] [--platform NAME] --json FILE
+//                     [--merge-threads T] [--reps N] [--warmup N] [--fold-bytes N] [--platform NAME] --json FILE
 //
 // exchange: one all-to-all of `size` bytes per block (one-byte elements). --dash names our contenders:
 //   `selected` is the library's choice, other names force an algorithm, and NAME@W also sets the sliding
@@ -20,7 +20,8 @@
 //
 // Times are simulated seconds of the slowest rank, per call. The merges are the computation: the driver times
 // each on this machine and charges it to the simulated rank (smpi_execute), so a merge costs in simulation what
-// it costs here. Everything else runs with smpirun's smpi/simulate-computation off, for our library and for
+// it costs here; --merge-threads T charges a T-th of it instead, as if T threads merged at perfect speed-up
+// (the dissertation's ranks merged with 24 threads each, §7.4.2). Everything else runs with smpirun's smpi/simulate-computation off, for our library and for
 // SMPI's alike: SMPI's automatic timing of the bursts between MPI calls charged our engine 3.5 us per message
 // at P = 16 (each rank's privatized copy of the code runs cold, and every burst carries a CPU-clock read),
 // against about 0.1 us natively, while SMPI's own collectives run inside the simulator uncharged. Both sides
@@ -32,6 +33,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <limits>
 #include <memory>
@@ -73,6 +75,7 @@ struct Arguments {
   std::vector<std::string> dash;      // exchange: our contenders
   std::vector<std::string> smpi;      // exchange: SMPI's contenders; merge: the first is the mpi variant's
   std::vector<std::string> variants;  // merge
+  double merge_threads = 1;           // merge: charge a merge 1 / merge_threads of its time here
   int reps = 5;
   int warmup = 1;
   std::string platform;
@@ -116,6 +119,8 @@ Arguments parse_arguments(int argc, char** argv) {
                                       "' (mpi, blocking, nonblocking, partial, partial_noncanonical)");
         }
       }
+    } else if (option == "--merge-threads") {
+      arguments.merge_threads = static_cast<double>(std::clamp<std::size_t>(parse_count(value, option, tool), 1, 1024));
     } else if (option == "--reps") {
       arguments.reps = static_cast<int>(std::clamp<std::size_t>(parse_count(value, option, tool), 1, 1000));
     } else if (option == "--warmup") {
@@ -143,12 +148,12 @@ Arguments parse_arguments(int argc, char** argv) {
   return arguments;
 }
 
-// Runs `work` and charges the simulated rank the time it took on this machine.
+// Runs `work` and charges the simulated rank the time it took on this machine, divided by `speedup`.
 template <class Work>
-void compute(Work&& work) {
+void compute(double speedup, Work&& work) {
   const auto start = std::chrono::steady_clock::now();
   work();
-  smpi_execute(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+  smpi_execute(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() / speedup);
 }
 
 // A SplitMix64 hash of (from, to, index): any rank can compute what any rank sends any other.
@@ -220,8 +225,8 @@ private:
 // merge: runs of `n` doubles, sorted; run q of rank r's input holds key(r, q, i) sorted.
 class Merge final : public Point {
 public:
-  Merge(std::string variant, std::size_t n, int rank, int size, bool checkable)
-      : variant_(std::move(variant)), n_(n) {
+  Merge(std::string variant, std::size_t n, int rank, int size, bool checkable, double speedup)
+      : variant_(std::move(variant)), n_(n), speedup_(speedup) {
     const auto p = static_cast<std::size_t>(size);
     in_.resize(n * p);
     received_.resize(n * p);
@@ -254,14 +259,14 @@ public:
       dash::comm::check_mpi(MPI_Alltoall(in_.data(), n, MPI_DOUBLE, received_.data(), n, MPI_DOUBLE,
                                          dash::comm::base_comm()),
                             "dash-sim-alltoall: MPI_Alltoall");
-      compute([&] { merge_pairwise(received_, n_, scratch_, out_); });
+      compute(speedup_, [&] { merge_pairwise(received_, n_, scratch_, out_); });
     } else if (variant_ == "blocking") {
       dash::comm::alltoall(in_, received_, dash::comm::Group::world(), options_);
-      compute([&] { merge_pairwise(received_, n_, scratch_, out_); });
+      compute(speedup_, [&] { merge_pairwise(received_, n_, scratch_, out_); });
     } else if (variant_ == "nonblocking") {
       auto request = dash::comm::ialltoall(in_, received_, dash::comm::Group::world(), options_);
       request.wait();
-      compute([&] { merge_pairwise(received_, n_, scratch_, out_); });
+      compute(speedup_, [&] { merge_pairwise(received_, n_, scratch_, out_); });
     } else {
       auto request = dash::comm::ialltoall(in_, received_, dash::comm::Group::world(), options_);
       std::fill(arrived_.begin(), arrived_.end(), RunArrival{});
@@ -290,12 +295,13 @@ private:
     run.first = run.first == nullptr ? arrival.data : std::min(run.first, static_cast<const double*>(arrival.data));
     run.elements += arrival.count;
     if (run.elements == n_) {
-      compute([&] { progressive_->add({run.first, n_}); });
+      compute(speedup_, [&] { progressive_->add({run.first, n_}); });
     }
   }
 
   std::string variant_;
   std::size_t n_;
+  double speedup_;
   dash::comm::Options options_;
   std::vector<double> in_, received_, scratch_, out_, expected_;
   std::vector<RunArrival> arrived_;
@@ -395,7 +401,7 @@ int run(const Arguments& arguments) {
       std::unique_ptr<Point> point;
       std::string runs = contender.algorithm;
       if (merge) {
-        point = std::make_unique<Merge>(contender.name, n, rank, size, checkable);
+        point = std::make_unique<Merge>(contender.name, n, rank, size, checkable, arguments.merge_threads);
         runs = contender.mpi ? (arguments.smpi.empty() ? "default" : arguments.smpi.front()) : selected;
       } else {
         dash::comm::Options options;
@@ -441,6 +447,7 @@ int run(const Arguments& arguments) {
                            {"mpi", contender.mpi},
                            {"algorithm", runs},
                            {"window", contender.window},
+                           {"merge_threads", merge ? arguments.merge_threads : 1.0},
                            {"p", size},
                            {"size", block_bytes},
                            {"platform", arguments.platform},
@@ -471,4 +478,10 @@ int run(const Arguments& arguments) {
 
 }  // namespace
 
-int main(int argc, char** argv) { return dash::sim::driver_main(argc, argv, tool, parse_arguments, run); }
+// The node arena is off: SMPI does not simulate communication by loads and stores through shared windows (it
+// lacks MPI_Win_sync, and a rank spinning on a flag never lets the simulated clock reach its peer's write), so
+// ranks of one node would wait forever. They talk through MPI over the platform's loopback link instead.
+int main(int argc, char** argv) {
+  setenv("DASH_SHARED_MEMORY", "0", 1);
+  return dash::sim::driver_main(argc, argv, tool, parse_arguments, run);
+}

@@ -292,8 +292,12 @@ CostTerms alltoall_hypercube_xor_terms(const CostShape& shape) {
   return alltoall_direct_terms(shape.size - 1, shape);
 }
 
-// Every message in one round: their start-ups overlap.
-CostTerms alltoall_linear_terms(const CostShape& shape) { return alltoall_direct_terms(shape.size > 1 ? 1 : 0, shape); }
+// Every message in one round: their start-ups overlap, their p - 1 sends queue one behind another.
+CostTerms alltoall_linear_terms(const CostShape& shape) {
+  CostTerms terms = alltoall_direct_terms(shape.size > 1 ? 1 : 0, shape);
+  terms.queued_sends = std::max(0, shape.size - 2);
+  return terms;
+}
 
 // A perfect matching per round: p rounds for odd p (each rank idles in one), p - 1 for even p.
 CostTerms alltoall_one_factor_terms(const CostShape& shape) {
@@ -456,7 +460,19 @@ CostTerms neighbor_alltoall_direct_terms(const CostShape& shape) {
     }
   }
   const double rounds = shape.size > 1 ? 1 : 0;
-  return {rounds, rounds * s, 0, self_slots * s};
+  CostTerms terms{rounds, rounds * s, 0, self_slots * s};
+  // One round sends to every neighbour slot: an inner rank of a dimension has two neighbours
+  // (one rank in both slots of a periodic dimension of 2), a non-periodic one of 2 ranks one.
+  if (shape.grid != nullptr) {
+    double sends = 0;
+    for (int d = 0; d < shape.grid->ndims(); ++d) {
+      const auto i = static_cast<std::size_t>(d);
+      const int extent = shape.grid->dims()[i];
+      sends += extent == 1 ? 0 : extent == 2 && !shape.grid->periodic()[i] ? 1 : 2;
+    }
+    terms.queued_sends = std::max(0.0, sends - 1);
+  }
+  return terms;
 }
 
 // The shared-memory algorithms (shared_memory_run.hpp) send no messages. Each chunk a process

@@ -611,6 +611,8 @@ Pricing price(const Algorithm& algorithm, const CallFacts& facts, const CostPara
     const NetworkCostTerms network = network_cost(
         call_shape, [&](int rank) { return algorithm.generate(call_shape, rank); }, *facts.network, ports);
     pricing.terms = CostTerms{network.startups, network.link_blocks, network.reduced_blocks, network.copied_blocks};
+    // Queued sends are the processor's, whatever the network: the closed form's, where there is one.
+    pricing.terms.queued_sends = algorithm.cost.terms != nullptr ? algorithm.cost.terms(shape).queued_sends : 0;
   } else {
     pricing.terms = algorithm.cost.terms(shape);
   }

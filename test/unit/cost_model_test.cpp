@@ -128,6 +128,7 @@ std::vector<std::shared_ptr<const CartesianGrid>> grids_of(int p) {
 struct Measured {
   schedule::ScheduleMetrics metrics;
   double copied_blocks = 0;  // the most blocks one rank's copy actions move
+  double queued_sends = 0;   // the most sends one rank posts behind another of the same round
   bool uses_scratch = false;
 };
 
@@ -136,12 +137,17 @@ Measured measure(const RegisteredAlgorithm& algorithm, const CollectiveShape& sh
   auto schedule_of = [&](int rank) {
     Schedule schedule = algorithm.generate(shape, rank);
     double copied = 0;
+    double queued = 0;
     for (const schedule::Round& round : schedule.rounds) {
+      double sends = 0;
       for (const schedule::Action& action : round.actions) {
         copied += action.kind == schedule::ActionKind::copy ? action.blocks.size() : 0;
+        sends += action.kind == schedule::ActionKind::send ? 1 : 0;
       }
+      queued += std::max(0.0, sends - 1);
     }
     measured.copied_blocks = std::max(measured.copied_blocks, copied);
+    measured.queued_sends = std::max(measured.queued_sends, queued);
     measured.uses_scratch = measured.uses_scratch || schedule.scratch_blocks > 0;
     return schedule;
   };
@@ -201,6 +207,7 @@ TEST_P(ClosedForm, EqualsTheVerifiersCriticalPath) {
             EXPECT_GE(terms.reduced_blocks, measured.metrics.critical_reduced_blocks) << where;
           }
           EXPECT_EQ(terms.copied_blocks, measured.copied_blocks) << where;
+          EXPECT_EQ(terms.queued_sends, measured.queued_sends) << where;
           uses_scratch = uses_scratch || measured.uses_scratch;
         }
       }
@@ -309,6 +316,29 @@ TEST(CostModel, PredictsSecondsFromTermsAndBlockSize) {
   EXPECT_DOUBLE_EQ(predicted_seconds(terms, 1000, parameters), 4e-6 + (6e-9 + 6e-9 + 6e-9) * 1000);
   EXPECT_DOUBLE_EQ(predicted_seconds(terms, 0, parameters), 4e-6);
   EXPECT_EQ(predicted_seconds(CostTerms{}, 1 << 20, parameters), 0);
+}
+
+// LogP's overhead: a linear alltoall posts its p - 1 sends one after another, so where the
+// processor's time per send is 0.2 us and a start-up 0.7 us (sim/run-alltoall's platform within a
+// leaf switch), Bruck's lg p rounds beat it for small blocks at p = 16, while without the overhead
+// linear's one round wins.
+TEST(CostModel, ChargesTheOverheadOfEverySendQueuedBehindAnother) {
+  CostParameters parameters = parse_cost_parameters("alpha=7e-7,beta=8e-11,gamma=0,delta=0,overhead=2e-7");
+  EXPECT_EQ(parameters.overhead, 2e-7);
+  CostTerms terms;
+  terms.startups = 1;
+  terms.queued_sends = 14;
+  EXPECT_DOUBLE_EQ(predicted_seconds(terms, 0, parameters), 7e-7 + 14 * 2e-7);
+  const CostShape shape{16, 1};
+  EXPECT_EQ(detail::alltoall_linear_cost.terms(shape).queued_sends, 14);
+  EXPECT_EQ(detail::alltoall_bruck_cost.terms(shape).queued_sends, 0);
+  auto linear_over_bruck = [&](std::size_t bytes) {
+    return predicted_seconds(detail::alltoall_linear_cost.terms(shape), bytes, parameters) /
+           predicted_seconds(detail::alltoall_bruck_cost.terms(shape), bytes, parameters);
+  };
+  EXPECT_GT(linear_over_bruck(1), 1);
+  parameters.overhead = 0;
+  EXPECT_LT(linear_over_bruck(1), 1);
 }
 
 TEST(CostModel, ParsesAnySubsetOfTheParameters) {

@@ -6,7 +6,9 @@
 // seconds; selection (algorithms.hpp) runs the algorithm with the lowest prediction.
 //
 // The model is flat (seed 000 §2.3 model "C", seed 001 §1): no topology, no congestion, and the
-// actions of one round overlap, so a round that sends to every peer at once costs one start-up.
+// actions of one round overlap, so a round that sends to every peer at once costs one start-up;
+// only the processor's time to post each send (LogP's overhead o, Culler et al. 1993) is paid one
+// send after the other, for every send a rank queues behind another of the same round.
 
 #include <cstddef>
 #include <string>
@@ -30,6 +32,11 @@ namespace dash::comm {
 // critical path, or waits for one. Their defaults are an assumption, not a measurement here: an
 // MPI message between two nodes of an InfiniBand HDR or Slingshot cluster, about 2 us and
 // 10 GB/s. scripts/cluster sets the emulated hosts' own (TCP over loopback; docs/testing.md).
+// - overhead: 0, as measured here: at P = 2 no algorithm queues a send behind another, and the
+//   start-ups above include the processor's part of a message. Set it where many ranks share a
+//   network whose latency is close to the processor's cost per message (sim/run-alltoall: 0.2 us on
+//   a 1 us network, where posting all p - 1 sends of a linear alltoall at once costs more than
+//   Bruck's lg p rounds for small blocks).
 // DASH_COST_MODEL (docs/configuration.md) overrides any of them.
 struct CostParameters {
   double alpha = 5e-7;   // per message start-up
@@ -38,6 +45,7 @@ struct CostParameters {
   double delta = 2e-10;  // per byte copied locally (staging, Bruck's reorder)
   double alpha_net = 2e-6;   // per start-up of a message between nodes
   double beta_net = 1e-10;   // per byte on the wire between nodes
+  double overhead = 0;       // per send queued behind another of the same round (LogP's o)
 
   friend bool operator==(const CostParameters&, const CostParameters&) = default;
 };
@@ -48,23 +56,25 @@ struct CostTerms {
   double blocks = 0;          // blocks on the wire along the critical path
   double reduced_blocks = 0;  // blocks combined along the critical path
   double copied_blocks = 0;   // blocks the busiest rank copies locally
+  double queued_sends = 0;    // the most sends one rank posts behind another of the same round
 };
 
-// alpha * startups + (beta * blocks + gamma * reduced_blocks + delta * copied_blocks) * block_bytes.
+// alpha * startups + overhead * queued_sends
+//   + (beta * blocks + gamma * reduced_blocks + delta * copied_blocks) * block_bytes.
 double predicted_seconds(const CostTerms& terms, std::size_t block_bytes, const CostParameters& parameters) noexcept;
 
 // The parameters of messages between nodes: `parameters` with alpha_net and beta_net as alpha and beta.
 CostParameters between_nodes(const CostParameters& parameters) noexcept;
 
-// Parses "alpha=5e-7,beta=8e-11,gamma=3e-10,delta=2e-10,alpha_net=2e-6,beta_net=1e-10": comma-separated
-// assignments of any of the six parameters, in any order, each at most once, to a finite number >= 0 (seconds per
+// Parses "alpha=5e-7,beta=8e-11,gamma=3e-10,delta=2e-10,alpha_net=2e-6,beta_net=1e-10,overhead=0":
+// comma-separated assignments of any of the seven parameters, in any order, each at most once, to a finite number >= 0 (seconds per
 // unit); the others keep their defaults. Throws dash::InvalidArgument naming `function`,
 // `argument`, the text and the expected format otherwise.
 CostParameters parse_cost_parameters(std::string_view text,
                                      std::string_view function = "dash::comm::parse_cost_parameters",
                                      std::string_view argument = "text");
 
-// "alpha=5e-07,beta=8e-11,gamma=3e-10,delta=2e-10,alpha_net=2e-06,beta_net=1e-10": what
+// "alpha=5e-07,beta=8e-11,gamma=3e-10,delta=2e-10,alpha_net=2e-06,beta_net=1e-10,overhead=0": what
 // parse_cost_parameters reads back.
 std::string to_string(const CostParameters& parameters);
 
