@@ -17,6 +17,7 @@
 //   nonblocking  dash::comm::ialltoall, wait, then the same merge (asynchrony without partial consumption)
 //   partial      dash::comm::ialltoall, each run merged as it arrives (binary-counter merge)
 //   partial_noncanonical  the same, the output in arrival order (Options::canonical_placement = false)
+//   Our variants run the library's choice of all-to-all; VARIANT:NAME[@W] forces algorithm NAME (and window W).
 //
 // Times are simulated seconds of the slowest rank, per call. The merges are the computation: the driver times
 // each on this machine and charges it to the simulated rank (smpi_execute), so a merge costs in simulation what
@@ -114,9 +115,12 @@ Arguments parse_arguments(int argc, char** argv) {
     } else if (option == "--variants") {
       arguments.variants = split_list(value);
       for (const std::string& variant : arguments.variants) {
-        if (std::find(merge_variants.begin(), merge_variants.end(), variant) == merge_variants.end()) {
+        const std::string base = variant.substr(0, variant.find(':'));
+        if (std::find(merge_variants.begin(), merge_variants.end(), base) == merge_variants.end() ||
+            (base == "mpi" && base != variant)) {
           throw dash::InvalidArgument("dash-sim-alltoall: unknown merge variant '" + variant +
-                                      "' (mpi, blocking, nonblocking, partial, partial_noncanonical)");
+                                      "' (mpi, blocking, nonblocking, partial, partial_noncanonical; ours may "
+                                      "add :ALGORITHM or :ALGORITHM@WINDOW)");
         }
       }
     } else if (option == "--merge-threads") {
@@ -177,6 +181,8 @@ public:
   virtual void reset() = 0;
   virtual void call() = 0;
   virtual bool verify() const = 0;
+  // What happened when in the last call on this rank, in simulated seconds from its start; null if not traced.
+  virtual nlohmann::json timeline() const { return nullptr; }
 };
 
 // exchange: `n` bytes per block, block q of rank r's input holds mix(r, q, i) truncated to a byte.
@@ -225,8 +231,9 @@ private:
 // merge: runs of `n` doubles, sorted; run q of rank r's input holds key(r, q, i) sorted.
 class Merge final : public Point {
 public:
-  Merge(std::string variant, std::size_t n, int rank, int size, bool checkable, double speedup)
-      : variant_(std::move(variant)), n_(n), speedup_(speedup) {
+  Merge(std::string variant, dash::comm::Options options, std::size_t n, int rank, int size, bool checkable,
+        double speedup)
+      : variant_(std::move(variant)), n_(n), speedup_(speedup), options_(std::move(options)) {
     const auto p = static_cast<std::size_t>(size);
     in_.resize(n * p);
     received_.resize(n * p);
@@ -254,19 +261,21 @@ public:
   }
 
   void call() override {
+    start_ = MPI_Wtime();
+    timeline_ = nlohmann::json::array();
     if (variant_ == "mpi") {
       const int n = static_cast<int>(n_);
       dash::comm::check_mpi(MPI_Alltoall(in_.data(), n, MPI_DOUBLE, received_.data(), n, MPI_DOUBLE,
                                          dash::comm::base_comm()),
                             "dash-sim-alltoall: MPI_Alltoall");
-      compute(speedup_, [&] { merge_pairwise(received_, n_, scratch_, out_); });
+      merge_all();
     } else if (variant_ == "blocking") {
       dash::comm::alltoall(in_, received_, dash::comm::Group::world(), options_);
-      compute(speedup_, [&] { merge_pairwise(received_, n_, scratch_, out_); });
+      merge_all();
     } else if (variant_ == "nonblocking") {
       auto request = dash::comm::ialltoall(in_, received_, dash::comm::Group::world(), options_);
       request.wait();
-      compute(speedup_, [&] { merge_pairwise(received_, n_, scratch_, out_); });
+      merge_all();
     } else {
       auto request = dash::comm::ialltoall(in_, received_, dash::comm::Group::world(), options_);
       std::fill(arrived_.begin(), arrived_.end(), RunArrival{});
@@ -275,6 +284,7 @@ public:
   }
 
   bool verify() const override { return out_ == expected_; }
+  nlohmann::json timeline() const override { return timeline_; }
 
 private:
   // What arrived of one rank's run: the library may cut a run into segments, which lie next to each other.
@@ -290,22 +300,39 @@ private:
     std::sort(run.begin(), run.end());
   }
 
+  // Events: ["exchanged", t] when a blocking exchange returned, ["arrived", t, source] when a run was complete,
+  // ["merged", t] when a merge it started ended.
+  void note(const char* what, int source = -1) {
+    timeline_.push_back(source < 0 ? nlohmann::json{what, MPI_Wtime() - start_}
+                                   : nlohmann::json{what, MPI_Wtime() - start_, source});
+  }
+
+  void merge_all() {
+    note("exchanged");
+    compute(speedup_, [&] { merge_pairwise(received_, n_, scratch_, out_); });
+    note("merged");
+  }
+
   void take(const dash::comm::Arrival<double>& arrival) {
     RunArrival& run = arrived_[static_cast<std::size_t>(arrival.source)];
     run.first = run.first == nullptr ? arrival.data : std::min(run.first, static_cast<const double*>(arrival.data));
     run.elements += arrival.count;
     if (run.elements == n_) {
+      note("arrived", arrival.source);
       compute(speedup_, [&] { progressive_->add({run.first, n_}); });
+      note("merged");
     }
   }
 
-  std::string variant_;
+  std::string variant_;  // without the forced algorithm
   std::size_t n_;
   double speedup_;
   dash::comm::Options options_;
   std::vector<double> in_, received_, scratch_, out_, expected_;
   std::vector<RunArrival> arrived_;
   std::unique_ptr<ProgressiveMerge> progressive_;
+  double start_ = 0;
+  nlohmann::json timeline_;
 };
 
 // A contender as named on the command line: "selected", an algorithm, NAME@W, or "smpi:NAME".
@@ -374,11 +401,21 @@ int run(const Arguments& arguments) {
   int failures = 0;
   bool written = true;
   const bool merge = arguments.workload == WorkloadKind::merge;
+  if (merge) {
+    // Partial consumption merges between tests: they must return when nothing arrived (0.1 us per idle test,
+    // about what MPI_Testsome on a few requests costs).
+    dash::sim::poll_with_cost(1e-7);
+  }
 
   std::vector<Contender> contenders;
   if (merge) {
     for (const std::string& variant : arguments.variants) {
-      contenders.push_back({variant, variant, variant == "mpi", 0});
+      const std::size_t colon = variant.find(':');
+      Contender contender = colon == std::string::npos ? Contender{variant, "selected", false, 0}
+                                                       : parse_contender(variant.substr(colon + 1), false);
+      contender.name = variant;
+      contender.mpi = variant == "mpi";
+      contenders.push_back(contender);
     }
   } else {
     for (const std::string& name : arguments.dash) {
@@ -398,21 +435,24 @@ int run(const Arguments& arguments) {
     const std::string selected = selected_algorithm(block_bytes, world, rank);
 
     for (const Contender& contender : contenders) {
-      std::unique_ptr<Point> point;
+      dash::comm::Options options;
       std::string runs = contender.algorithm;
-      if (merge) {
-        point = std::make_unique<Merge>(contender.name, n, rank, size, checkable, arguments.merge_threads);
-        runs = contender.mpi ? (arguments.smpi.empty() ? "default" : arguments.smpi.front()) : selected;
-      } else {
-        dash::comm::Options options;
-        if (!contender.mpi) {
-          options.algorithm = contender.algorithm == "selected" ? selected : contender.algorithm;
-          runs = options.algorithm;
-          if (contender.window != 0) {
-            options.window_sends = contender.window;
-            options.window_receives = contender.window;
-          }
+      if (!contender.mpi) {
+        options.algorithm = contender.algorithm == "selected" ? selected : contender.algorithm;
+        runs = options.algorithm;
+        if (contender.window != 0) {
+          options.window_sends = contender.window;
+          options.window_receives = contender.window;
         }
+      }
+      std::unique_ptr<Point> point;
+      if (merge) {
+        point = std::make_unique<Merge>(contender.name.substr(0, contender.name.find(':')), options, n, rank, size,
+                                        checkable, arguments.merge_threads);
+        if (contender.mpi) {
+          runs = arguments.smpi.empty() ? "default" : arguments.smpi.front();
+        }
+      } else {
         point = std::make_unique<Exchange>(n, rank, size, contender.mpi ? contender.algorithm : std::string(), options);
       }
       if (contender.mpi && runs != "default") {
@@ -456,6 +496,7 @@ int run(const Arguments& arguments) {
                            {"min_s", times.front()},
                            {"max_s", times.back()},
                            {"verified", verified},
+                           {"timeline_rank0", point->timeline()},
                            {"host_seconds",
                             std::chrono::duration<double>(std::chrono::steady_clock::now() - host_start).count()}};
         std::fprintf(stderr, "dash-sim-alltoall: p=%d size=%zu %s (%s): %.6g s simulated, %.0f s to simulate\n",
