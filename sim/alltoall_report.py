@@ -98,9 +98,12 @@ def main():
              f"{header['mpi_library']}, platform `{header['platform']}` (sim/platforms/{header['platform']}.xml: "
              "a SuperMUC-NG-like non-blocking fat tree, 100 Gbit/s links, 2 ranks per node), "
              f"median of {header['timed_reps']} timed calls after {header['warmup_reps']} warm-up, simulated "
-             "seconds of the slowest rank. Merges cost what they cost on the machine that ran the simulation "
-             "(measured and charged); other computation is not simulated (sim/alltoall_sim.cpp). Ratios above 1: "
-             "ours faster. Blocks: bytes per pair of ranks.", ""]
+             "seconds of the slowest rank. Merges are timed on the machine that ran the simulation and charged "
+             "1.15 times that (smpi/host-speed, calibrated on all-to-all + merge at P = 2 against dash-bench; the "
+             "1/24 tables charge a 24th of it, as if 24 threads merged); other computation is not simulated, every "
+             "message costs its sender and receiver 0.2 us, an idle test 0.1 us, doubling in a row up to 0.8 us (sim/run-alltoall, "
+             "sim/alltoall_sim.cpp). Ratios above 1: ours faster. Blocks: bytes per pair of ranks; `NAME@W`: "
+             "sliding window W; `partial:ALGORITHM@W`: partial consumption over that algorithm.", ""]
     lines += exchange_tables([r for r in rows if r["workload"] == "exchange"])
     lines += merge_tables([r for r in rows if r["workload"] == "merge"])
     with open(arguments.markdown, "w") as file:

@@ -402,8 +402,8 @@ int run(const Arguments& arguments) {
   bool written = true;
   const bool merge = arguments.workload == WorkloadKind::merge;
   if (merge) {
-    // Partial consumption merges between tests: they must return when nothing arrived (0.1 us per idle test,
-    // about what MPI_Testsome on a few requests costs).
+    // Partial consumption merges between tests: they must return when nothing arrived (0.1 us for an idle test,
+    // about what MPI_Testsome on a few requests costs; more for idle tests in a row, smpi_support.hpp).
     dash::sim::poll_with_cost(1e-7);
   }
 

@@ -36,7 +36,8 @@ private:
   std::size_t folded_from_;
 };
 // From now on, a test of requests (MPI_Testsome, as the library calls it) that completes none charges this
-// simulated rank `seconds` and returns, instead of waiting for the first completion (0: wait, the default).
+// simulated rank `seconds` (doubling for each further idle test in a row, up to 8 times) and returns, instead of
+// waiting for the first completion (0: wait, the default).
 // For drivers whose ranks work while their collectives run (sim/smpi_support.cpp says why).
 void poll_with_cost(double seconds);
 // Called once dash::finalize has returned: SMPI may tear its shared malloc down before static caches release
