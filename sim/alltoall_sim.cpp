@@ -28,6 +28,11 @@
 // against about 0.1 us natively, while SMPI's own collectives run inside the simulator uncharged. Both sides
 // pay the per-message CPU overheads the platform sets (smpi/os, smpi/or). Results are verified wherever no
 // buffer is folded (below --fold-bytes).
+//
+// Map: Arguments and parse_arguments; compute (charges a merge); mix and key (the data); Point with Exchange and
+// Merge (one contender's call at one point: buffers, call, verification, timeline); Contender and
+// parse_contender; write_results; selected_algorithm (rank 0's explain); run (sizes x contenders); main (turns
+// the node arena off).
 
 #include <algorithm>
 #include <chrono>
