@@ -98,7 +98,7 @@ def main():
         with open(path) as file:
             data = json.load(file)
         headers.append(data["header"])
-        rows += [dict(row, workload=row.get("workload")) for row in data["measurements"]]
+        rows += data["measurements"]
     header = headers[0]
     reps = ", ".join(str(r) for r in sorted({h["timed_reps"] for h in headers}))
     with open(arguments.commands) as file:

@@ -469,24 +469,17 @@ int run(const Arguments& arguments) {
       }
       const auto host_start = std::chrono::steady_clock::now();
       point->reset();
-      for (int rep = 0; rep < arguments.warmup; ++rep) {
-        dash::sim::slowest_rank_seconds(world, [&] { point->call(); });
-      }
-      std::vector<double> times;
-      for (int rep = 0; rep < arguments.reps; ++rep) {
-        times.push_back(dash::sim::slowest_rank_seconds(world, [&] { point->call(); }));
-      }
+      const dash::sim::PointTimes times =
+          dash::sim::time_point(world, arguments.warmup, arguments.reps, [&] { point->call(); });
       nlohmann::json verified = nullptr;  // not checked: folded memory holds no meaningful data
       if (checkable) {
         point->reset();
         point->call();
-        int correct = point->verify() ? 1 : 0;
-        MPI_Allreduce(MPI_IN_PLACE, &correct, 1, MPI_INT, MPI_MIN, world);
-        verified = correct == 1;
-        failures += correct == 1 ? 0 : 1;
+        const bool correct = dash::sim::correct_everywhere(world, point->verify());
+        verified = correct;
+        failures += correct ? 0 : 1;
       }
       if (rank == 0) {
-        std::sort(times.begin(), times.end());
         nlohmann::json row{{"workload", merge ? "merge" : "exchange"},
                            {"contender", contender.mpi && !merge ? "smpi:" + contender.name : contender.name},
                            {"mpi", contender.mpi},
@@ -497,9 +490,9 @@ int run(const Arguments& arguments) {
                            {"size", block_bytes},
                            {"platform", arguments.platform},
                            {"reps", arguments.reps},
-                           {"median_s", times[times.size() / 2]},
-                           {"min_s", times.front()},
-                           {"max_s", times.back()},
+                           {"median_s", times.median_s},
+                           {"min_s", times.min_s},
+                           {"max_s", times.max_s},
                            {"verified", verified},
                            {"timeline_rank0", point->timeline()},
                            {"host_seconds",

@@ -429,28 +429,20 @@ int run(const Arguments& arguments) {
       }
       const auto host_start = std::chrono::steady_clock::now();
       workload.reset();
-      for (int rep = 0; rep < arguments.warmup; ++rep) {
-        dash::sim::slowest_rank_seconds(world, call);
-      }
-      std::vector<double> times;
-      for (int rep = 0; rep < arguments.reps; ++rep) {
-        times.push_back(dash::sim::slowest_rank_seconds(world, call));
-      }
+      const dash::sim::PointTimes times = dash::sim::time_point(world, arguments.warmup, arguments.reps, call);
       nlohmann::json verified = nullptr;  // not checked: folded memory holds no meaningful data
       if (checkable) {
         workload.reset();
         call();
-        int correct = workload.verify() ? 1 : 0;
-        MPI_Allreduce(MPI_IN_PLACE, &correct, 1, MPI_INT, MPI_MIN, world);
-        verified = correct == 1;
-        failures += correct == 1 ? 0 : 1;
+        const bool correct = dash::sim::correct_everywhere(world, workload.verify());
+        verified = correct;
+        failures += correct ? 0 : 1;
       }
       if (rank == 0) {
-        std::sort(times.begin(), times.end());
         row["reps"] = arguments.reps;
-        row["median_s"] = times[times.size() / 2];
-        row["min_s"] = times.front();
-        row["max_s"] = times.back();
+        row["median_s"] = times.median_s;
+        row["min_s"] = times.min_s;
+        row["max_s"] = times.max_s;
         row["verified"] = verified;
         // What simulating it cost this machine, for planning sweeps.
         row["host_seconds"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - host_start).count();

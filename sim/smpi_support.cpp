@@ -168,6 +168,12 @@ void mark_rank_finished() { rank_finished = true; }
 
 void poll_with_cost(double seconds) { poll_seconds = seconds; }
 
+bool correct_everywhere(MPI_Comm comm, bool correct) {
+  int everywhere = correct ? 1 : 0;
+  MPI_Allreduce(MPI_IN_PLACE, &everywhere, 1, MPI_INT, MPI_MIN, comm);
+  return everywhere == 1;
+}
+
 std::vector<std::string> split_list(std::string_view text) {
   std::vector<std::string> parts;
   while (!text.empty()) {

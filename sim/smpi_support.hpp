@@ -3,6 +3,7 @@
 // waiting instead of polling, a scalable MPI_Exscan (the last two by link wrapping, sim/CMakeLists.txt), the
 // slowest rank's time of a call, and the command-line and result-header helpers the drivers share.
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdio>
 #include <exception>
@@ -55,6 +56,29 @@ double slowest_rank_seconds(MPI_Comm comm, Call&& call) {
   MPI_Reduce(&elapsed, &slowest, 1, MPI_DOUBLE, MPI_MAX, 0, comm);
   return slowest;
 }
+
+// One point of a sweep: `call` `warmup` times untimed, then `reps` times timed (the slowest rank's seconds each);
+// on rank 0 of `comm` the median, fastest and slowest of them.
+struct PointTimes {
+  double median_s = 0;
+  double min_s = 0;
+  double max_s = 0;
+};
+template <class Call>
+PointTimes time_point(MPI_Comm comm, int warmup, int reps, Call&& call) {
+  for (int rep = 0; rep < warmup; ++rep) {
+    slowest_rank_seconds(comm, call);
+  }
+  std::vector<double> times;
+  for (int rep = 0; rep < reps; ++rep) {
+    times.push_back(slowest_rank_seconds(comm, call));
+  }
+  std::sort(times.begin(), times.end());
+  return times.empty() ? PointTimes{} : PointTimes{times[times.size() / 2], times.front(), times.back()};
+}
+
+// Whether `correct` holds on every rank of `comm` (collective).
+bool correct_everywhere(MPI_Comm comm, bool correct);
 
 // "a,b,c" -> {"a", "b", "c"}.
 std::vector<std::string> split_list(std::string_view text);
