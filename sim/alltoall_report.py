@@ -59,9 +59,15 @@ def exchange_tables(rows):
 
 def merge_tables(rows):
     lines = []
-    for p, threads in sorted({(row["p"], row.get("merge_threads", 1)) for row in rows}):
+    def kind(row):
+        return row["p"], row.get("merge_threads", 1), row.get("progress_every_s", 0)
+
+    for p, threads, progress in sorted({kind(row) for row in rows}):
         merging = "one thread, as on this machine" if threads == 1 else f"charged 1/{threads:g} of this machine's time"
-        selected = [row for row in rows if row["p"] == p and row.get("merge_threads", 1) == threads]
+        if progress:
+            merging += (f", the exchange tested every {progress * 1e6:g} us of merging (a progress thread) and "
+                        "the stored runs merged while the last two are awaited")
+        selected = [row for row in rows if kind(row) == (p, threads, progress)]
         variants = list(dict.fromkeys(row["contender"] for row in selected))
         lines += [f"### All-to-all + merge, P = {p}, merges {merging}", "",
                   "| run per pair | " + " | ".join(variants) +
@@ -116,7 +122,8 @@ def main():
              "1/24 tables charge a 24th of it, as if 24 threads merged); other computation is not simulated, every "
              "message costs its sender and receiver 0.2 us, an idle test 0.1 us, doubling in a row up to 0.8 us (sim/run-alltoall, "
              "sim/alltoall_sim.cpp). Ratios above 1: ours faster. Blocks: bytes per pair of ranks; `NAME@W`: "
-             "sliding window W; `partial:ALGORITHM@W`: partial consumption over that algorithm.", ""]
+             "sliding window W (`@S/R`: S sends, R receives); `partial:ALGORITHM@W`: partial consumption over that "
+             "algorithm.", ""]
     lines += exchange_tables([r for r in rows if r["workload"] == "exchange"])
     lines += merge_tables([r for r in rows if r["workload"] == "merge"])
     with open(arguments.markdown, "w") as file:

@@ -4,11 +4,13 @@
 //
 //   dash-sim-alltoall --workload exchange|merge --sizes 8,1024 [--dash selected,one_factor@8,bruck,...]
 //                     [--smpi pair,bruck,ompi,...] [--variants mpi,blocking,nonblocking,partial,...]
-//                     [--merge-threads T] [--reps N] [--warmup N] [--fold-bytes N] [--platform NAME] --json FILE
+//                     [--merge-threads T] [--progress-every-ns NS] [--reps N] [--warmup N] [--fold-bytes N]
+//                     [--platform NAME] --json FILE
 //
 // exchange: one all-to-all of `size` bytes per block (one-byte elements). --dash names our contenders:
 //   `selected` is the library's choice, other names force an algorithm, and NAME@W also sets the sliding
-//   window (Options::window_sends = window_receives = W, messages of later rounds in flight). --smpi names
+//   window (Options::window_sends = window_receives = W, messages of later rounds in flight), NAME@S/R the two
+//   windows apart (S sends, R receives). --smpi names
 //   SMPI's algorithms and selectors (those of smpirun's --cfg=smpi/alltoall:NAME), timed through MPI_Alltoall.
 // merge: the last phases of a distributed sort (§7.4.3): every rank holds one sorted run of `size` bytes of
 //   doubles per destination and ends with one sorted sequence of all it received. --variants:
@@ -22,17 +24,23 @@
 // Times are simulated seconds of the slowest rank, per call. The merges are the computation: the driver times
 // each on this machine and charges it to the simulated rank (smpi_execute), so a merge costs in simulation what
 // it costs here; --merge-threads T charges a T-th of it instead, as if T threads merged at perfect speed-up
-// (the dissertation's ranks merged with 24 threads each, §7.4.2). Everything else runs with smpirun's smpi/simulate-computation off, for our library and for
+// (the dissertation's ranks merged with 24 threads each, §7.4.2). --progress-every-ns NS charges a partial
+// variant's merges in slices of NS with a test of the exchange after each (queuing what arrived), as a progress
+// thread beside the merging threads would keep the exchange moving; without it, the exchange waits for each
+// merge to end. Everything else runs with smpirun's smpi/simulate-computation off, for our library and for
 // SMPI's alike: SMPI's automatic timing of the bursts between MPI calls charged our engine 3.5 us per message
 // at P = 16 (each rank's privatized copy of the code runs cold, and every burst carries a CPU-clock read),
 // against about 0.1 us natively, while SMPI's own collectives run inside the simulator uncharged. Both sides
 // pay the per-message CPU overheads the platform sets (smpi/os, smpi/or). Results are verified wherever no
 // buffer is folded (below --fold-bytes).
 //
-// Map: Arguments and parse_arguments; compute (charges a merge); mix and key (the data); Point with Exchange and
-// Merge (one contender's call at one point: buffers, call, verification, timeline); Contender and
-// parse_contender; write_results; selected_algorithm (rank 0's explain); run (sizes x contenders); main (turns
-// the node arena off).
+// Each point records rank 0's timeline and the timeline of the rank that finished last (of a call that all ranks
+// start together after a barrier): when each run arrived and each merge ended.
+//
+// Map: Arguments and parse_arguments; compute and compute_in_slices (charge a merge); mix and key (the data);
+// Point with Exchange and Merge (one contender's call at one point: buffers, call, verification, timeline);
+// Contender and parse_contender; write_results; selected_algorithm (rank 0's explain); slowest_timeline_of;
+// run (sizes x contenders); main (turns the node arena off).
 
 #include <algorithm>
 #include <chrono>
@@ -46,6 +54,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include <mpi.h>
@@ -82,6 +91,7 @@ struct Arguments {
   std::vector<std::string> smpi;      // exchange: SMPI's contenders; merge: the first is the mpi variant's
   std::vector<std::string> variants;  // merge
   double merge_threads = 1;           // merge: charge a merge 1 / merge_threads of its time here
+  double progress_every = 0;          // partial: progress the exchange every so many seconds of merging (0: never)
   int reps = 5;
   int warmup = 1;
   std::string platform;
@@ -130,6 +140,8 @@ Arguments parse_arguments(int argc, char** argv) {
       }
     } else if (option == "--merge-threads") {
       arguments.merge_threads = static_cast<double>(std::clamp<std::size_t>(parse_count(value, option, tool), 1, 1024));
+    } else if (option == "--progress-every-ns") {
+      arguments.progress_every = static_cast<double>(parse_count(value, option, tool)) * 1e-9;
     } else if (option == "--reps") {
       arguments.reps = static_cast<int>(std::clamp<std::size_t>(parse_count(value, option, tool), 1, 1000));
     } else if (option == "--warmup") {
@@ -162,7 +174,22 @@ template <class Work>
 void compute(double speedup, Work&& work) {
   const auto start = std::chrono::steady_clock::now();
   work();
-  smpi_execute(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() / speedup);
+  dash::sim::charge(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() / speedup);
+}
+
+// The same, charged in slices of at most `slice` seconds with `between()` after each but the last: a merge that
+// lets the exchange progress while it runs, as a progress thread would.
+template <class Work, class Between>
+void compute_in_slices(double speedup, double slice, Between&& between, Work&& work) {
+  const auto start = std::chrono::steady_clock::now();
+  work();
+  double left = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() / speedup;
+  while (left > slice) {
+    dash::sim::charge(slice);
+    left -= slice;
+    between();
+  }
+  dash::sim::charge(left);
 }
 
 // A SplitMix64 hash of (from, to, index): any rank can compute what any rank sends any other.
@@ -237,8 +264,9 @@ private:
 class Merge final : public Point {
 public:
   Merge(std::string variant, dash::comm::Options options, std::size_t n, int rank, int size, bool checkable,
-        double speedup)
-      : variant_(std::move(variant)), n_(n), speedup_(speedup), options_(std::move(options)) {
+        double speedup, double progress_every)
+      : variant_(std::move(variant)), n_(n), speedup_(speedup), progress_every_(progress_every),
+        options_(std::move(options)) {
     const auto p = static_cast<std::size_t>(size);
     in_.resize(n * p);
     received_.resize(n * p);
@@ -284,7 +312,28 @@ public:
     } else {
       auto request = dash::comm::ialltoall(in_, received_, dash::comm::Group::world(), options_);
       std::fill(arrived_.begin(), arrived_.end(), RunArrival{});
-      request.for_each_arrival([&](const dash::comm::Arrival<double>& arrival) { take(arrival); });
+      if (progress_every_ <= 0) {
+        request.for_each_arrival([&](const dash::comm::Arrival<double>& arrival) { take(arrival, [] {}); });
+        return;
+      }
+      // Arrivals queue; a merge polls the exchange every progress_every_ seconds and queues what it brings.
+      // Waiting for one of its last two runs, the rank merges the stored runs ahead of time: what would otherwise
+      // follow the last run. (Earlier, a long merged run would be copied again at each consolidation.)
+      std::vector<dash::comm::Arrival<double>> queued;
+      auto enqueue = [&](const dash::comm::Arrival<double>& arrival) { queued.push_back(arrival); };
+      auto poll = [&] { request.test_arrivals(enqueue); };
+      for (std::size_t next = 0;;) {
+        const bool complete = request.test_arrivals(enqueue);
+        if (next < queued.size()) {
+          const dash::comm::Arrival<double> arrival = queued[next++];  // polls in take() may grow `queued`
+          take(arrival, poll);
+        } else if (complete) {
+          break;
+        } else if (progressive_->runs_to_come() <= 2 && progressive_->stored_runs() >= 2) {
+          compute_in_slices(speedup_, progress_every_, poll, [&] { progressive_->consolidate(); });
+          note("consolidated");
+        }
+      }
     }
   }
 
@@ -305,8 +354,9 @@ private:
     std::sort(run.begin(), run.end());
   }
 
-  // Events: ["exchanged", t] when a blocking exchange returned, ["arrived", t, source] when a run was complete,
-  // ["merged", t] when a merge it started ended.
+  // Events: ["exchanged", t] when a blocking exchange returned, ["arrived", t, source] when a run was complete
+  // (taken up, with --progress-every-ns), ["merged", t] when a merge it started ended, ["consolidated", t] when a
+  // merge of stored runs ahead of time ended.
   void note(const char* what, int source = -1) {
     timeline_.push_back(source < 0 ? nlohmann::json{what, MPI_Wtime() - start_}
                                    : nlohmann::json{what, MPI_Wtime() - start_, source});
@@ -318,13 +368,18 @@ private:
     note("merged");
   }
 
-  void take(const dash::comm::Arrival<double>& arrival) {
+  template <class Poll>
+  void take(const dash::comm::Arrival<double>& arrival, Poll&& poll) {
     RunArrival& run = arrived_[static_cast<std::size_t>(arrival.source)];
     run.first = run.first == nullptr ? arrival.data : std::min(run.first, static_cast<const double*>(arrival.data));
     run.elements += arrival.count;
     if (run.elements == n_) {
       note("arrived", arrival.source);
-      compute(speedup_, [&] { progressive_->add({run.first, n_}); });
+      if (progress_every_ > 0) {
+        compute_in_slices(speedup_, progress_every_, poll, [&] { progressive_->add({run.first, n_}); });
+      } else {
+        compute(speedup_, [&] { progressive_->add({run.first, n_}); });
+      }
       note("merged");
     }
   }
@@ -332,6 +387,7 @@ private:
   std::string variant_;  // without the forced algorithm
   std::size_t n_;
   double speedup_;
+  double progress_every_;
   dash::comm::Options options_;
   std::vector<double> in_, received_, scratch_, out_, expected_;
   std::vector<RunArrival> arrived_;
@@ -345,15 +401,23 @@ struct Contender {
   std::string name;
   std::string algorithm;  // ours: the algorithm that runs; SMPI's: its name
   bool mpi = false;
-  std::uint32_t window = 0;  // 0: the default window
+  std::uint32_t window_sends = 0;  // 0: the default window
+  std::uint32_t window_receives = 0;
 };
 
+// NAME, NAME@W (both windows W) or NAME@S/R (S sends, R receives of later rounds in flight).
 Contender parse_contender(const std::string& name, bool mpi) {
-  Contender contender{name, name, mpi, 0};
+  Contender contender{name, name, mpi, 0, 0};
   if (const auto at = name.find('@'); !mpi && at != std::string::npos) {
     contender.algorithm = name.substr(0, at);
-    contender.window = static_cast<std::uint32_t>(
-        std::clamp<std::size_t>(dash::sim::parse_count(name.substr(at + 1), "--dash", tool), 1, 1u << 20));
+    const std::string windows = name.substr(at + 1);
+    const auto slash = windows.find('/');
+    auto window = [&](const std::string& text) {
+      return static_cast<std::uint32_t>(
+          std::clamp<std::size_t>(dash::sim::parse_count(text, "--dash", tool), 1, 1u << 20));
+    };
+    contender.window_sends = window(windows.substr(0, slash));
+    contender.window_receives = slash == std::string::npos ? contender.window_sends : window(windows.substr(slash + 1));
   }
   return contender;
 }
@@ -395,6 +459,36 @@ std::string selected_algorithm(std::size_t bytes, MPI_Comm world, int rank) {
   return name;
 }
 
+// The timeline of the rank whose last call ended last (its last event), on rank 0: what held the call up.
+std::pair<int, nlohmann::json> slowest_timeline_of(const Point& point, MPI_Comm world, int rank) {
+  const nlohmann::json timeline = point.timeline();
+  if (!timeline.is_array() || timeline.empty()) {
+    return {-1, nullptr};
+  }
+  struct {
+    double end;
+    int rank;
+  } mine{timeline.back()[1].get<double>(), rank}, slowest{};
+  MPI_Allreduce(&mine, &slowest, 1, MPI_DOUBLE_INT, MPI_MAXLOC, world);
+  if (slowest.rank == 0) {
+    return {0, timeline};
+  }
+  // Length first: SMPI's MPI_Probe spins without simulated time passing under smpi/iprobe:0.
+  if (rank == slowest.rank) {
+    const std::string text = timeline.dump();
+    int length = static_cast<int>(text.size());
+    MPI_Send(&length, 1, MPI_INT, 0, 0, world);
+    MPI_Send(text.data(), length, MPI_CHAR, 0, 0, world);
+  } else if (rank == 0) {
+    int length = 0;
+    MPI_Recv(&length, 1, MPI_INT, slowest.rank, 0, world, MPI_STATUS_IGNORE);
+    std::string text(static_cast<std::size_t>(length), '\0');
+    MPI_Recv(text.data(), length, MPI_CHAR, slowest.rank, 0, world, MPI_STATUS_IGNORE);
+    return {slowest.rank, nlohmann::json::parse(text)};
+  }
+  return {slowest.rank, nullptr};
+}
+
 int run(const Arguments& arguments) {
   const MPI_Comm world = dash::comm::base_comm();
   int rank = 0;
@@ -416,7 +510,7 @@ int run(const Arguments& arguments) {
   if (merge) {
     for (const std::string& variant : arguments.variants) {
       const std::size_t colon = variant.find(':');
-      Contender contender = colon == std::string::npos ? Contender{variant, "selected", false, 0}
+      Contender contender = colon == std::string::npos ? Contender{variant, "selected", false, 0, 0}
                                                        : parse_contender(variant.substr(colon + 1), false);
       contender.name = variant;
       contender.mpi = variant == "mpi";
@@ -445,15 +539,15 @@ int run(const Arguments& arguments) {
       if (!contender.mpi) {
         options.algorithm = contender.algorithm == "selected" ? selected : contender.algorithm;
         runs = options.algorithm;
-        if (contender.window != 0) {
-          options.window_sends = contender.window;
-          options.window_receives = contender.window;
+        if (contender.window_sends != 0) {
+          options.window_sends = contender.window_sends;
+          options.window_receives = contender.window_receives;
         }
       }
       std::unique_ptr<Point> point;
       if (merge) {
         point = std::make_unique<Merge>(contender.name.substr(0, contender.name.find(':')), options, n, rank, size,
-                                        checkable, arguments.merge_threads);
+                                        checkable, arguments.merge_threads, arguments.progress_every);
         if (contender.mpi) {
           runs = arguments.smpi.empty() ? "default" : arguments.smpi.front();
         }
@@ -474,18 +568,22 @@ int run(const Arguments& arguments) {
       nlohmann::json verified = nullptr;  // not checked: folded memory holds no meaningful data
       if (checkable) {
         point->reset();
+        MPI_Barrier(world);  // the timelines start together
         point->call();
         const bool correct = dash::sim::correct_everywhere(world, point->verify());
         verified = correct;
         failures += correct ? 0 : 1;
       }
+      const auto [slowest_rank, slowest_timeline] = slowest_timeline_of(*point, world, rank);
       if (rank == 0) {
         nlohmann::json row{{"workload", merge ? "merge" : "exchange"},
                            {"contender", contender.mpi && !merge ? "smpi:" + contender.name : contender.name},
                            {"mpi", contender.mpi},
                            {"algorithm", runs},
-                           {"window", contender.window},
+                           {"window_sends", contender.window_sends},
+                           {"window_receives", contender.window_receives},
                            {"merge_threads", merge ? arguments.merge_threads : 1.0},
+                           {"progress_every_s", merge ? arguments.progress_every : 0.0},
                            {"p", size},
                            {"size", block_bytes},
                            {"platform", arguments.platform},
@@ -495,6 +593,8 @@ int run(const Arguments& arguments) {
                            {"max_s", times.max_s},
                            {"verified", verified},
                            {"timeline_rank0", point->timeline()},
+                           {"slowest_rank", slowest_rank},
+                           {"timeline_slowest", slowest_timeline},
                            {"host_seconds",
                             std::chrono::duration<double>(std::chrono::steady_clock::now() - host_start).count()}};
         std::fprintf(stderr, "dash-sim-alltoall: p=%d size=%zu %s (%s): %.6g s simulated, %.0f s to simulate\n",

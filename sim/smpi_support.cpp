@@ -168,6 +168,11 @@ void mark_rank_finished() { rank_finished = true; }
 
 void poll_with_cost(double seconds) { poll_seconds = seconds; }
 
+void charge(double seconds) {
+  smpi_execute(seconds);
+  idle_poll_seconds = 0;
+}
+
 bool correct_everywhere(MPI_Comm comm, bool correct) {
   int everywhere = correct ? 1 : 0;
   MPI_Allreduce(MPI_IN_PLACE, &everywhere, 1, MPI_INT, MPI_MIN, comm);

@@ -41,6 +41,8 @@ private:
 // waiting for the first completion (0: wait, the default).
 // For drivers whose ranks work while their collectives run (sim/smpi_support.cpp says why).
 void poll_with_cost(double seconds);
+// Charges this simulated rank `seconds` of computation; the next idle test is again a first one in a row.
+void charge(double seconds);
 // Called once dash::finalize has returned: SMPI may tear its shared malloc down before static caches release
 // their folded blocks, which are then left to the end of the process.
 void mark_rank_finished();

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cstddef>
 #include <string>
 
 #include <dash/comm/exception.hpp>
@@ -27,6 +28,40 @@ void merge_two(const double* first, const double* first_end, const double* secon
   }
   out = std::copy(first, first_end, out);
   std::copy(second, second_end, out);
+}
+
+// Merges a run into one at least eight times longer: the longer run's stretches between the
+// shorter run's elements are found by galloping (doubling steps, then binary search) and copied
+// whole, so the merge costs about a copy of the longer run instead of a compare per element.
+// Equal elements of the longer run go first, as std::merge puts `first`'s first when it is the
+// longer; values are all that is compared, so the order of equal values does not matter.
+void merge_into_longer(const double* longer, const double* longer_end, const double* shorter,
+                       const double* shorter_end, double* out) {
+  for (; shorter != shorter_end; ++shorter) {
+    const double x = *shorter;
+    std::size_t step = 1;
+    while (longer + step < longer_end && !(x < longer[step])) {
+      step *= 2;
+    }
+    const double* stretch_end = std::upper_bound(longer + step / 2, std::min(longer + step, longer_end), x);
+    out = std::copy(longer, stretch_end, out);
+    *out++ = x;
+    longer = stretch_end;
+  }
+  std::copy(longer, longer_end, out);
+}
+
+void merge_any(const double* first, const double* first_end, const double* second, const double* second_end,
+               double* out) {
+  const auto first_length = static_cast<std::size_t>(first_end - first);
+  const auto second_length = static_cast<std::size_t>(second_end - second);
+  if (first_length >= 8 * second_length) {
+    merge_into_longer(first, first_end, second, second_end, out);
+  } else if (second_length >= 8 * first_length) {
+    merge_into_longer(second, second_end, first, first_end, out);
+  } else {
+    merge_two(first, first_end, second, second_end, out);
+  }
 }
 
 }  // namespace
@@ -60,16 +95,6 @@ ProgressiveMerge::ProgressiveMerge(std::size_t runs, std::size_t run_length, std
     throw invalid_argument("ProgressiveMerge", "out.size()", out.size(),
                            "runs * run_length = " + std::to_string(runs * run_length));
   }
-  // The runs before the last reach at most level floor(lg(runs - 1)).
-  const std::size_t levels = runs >= 2 ? static_cast<std::size_t>(std::bit_width(runs - 1)) : 1;
-  stored_.resize(levels);
-  occupied_.resize(levels, false);
-  level_buffers_.resize(2 * levels);
-  for (std::size_t level = 1; level < levels; ++level) {
-    level_buffers_[2 * level].resize(run_length << level);
-    level_buffers_[2 * level + 1].resize(run_length << level);
-  }
-  scratch_.resize(out.size());
 }
 
 void ProgressiveMerge::add(std::span<const double> run) {
@@ -77,48 +102,74 @@ void ProgressiveMerge::add(std::span<const double> run) {
     throw invalid_argument("ProgressiveMerge::add", "run.size()", run.size(),
                            "the run length " + std::to_string(run_length_));
   }
-  if (++added_ == runs_) {
-    finish(run);
+  stack_.push_back(StoredRun{run.data(), run.size(), -1});
+  if (++added_ < runs_) {
+    while (stack_.size() >= 2 && stack_.back().length >= stack_[stack_.size() - 2].length) {
+      merge_top();
+    }
     return;
   }
-  StoredRun carry{run.data(), run.size(), -1};
-  std::size_t level = 0;
-  while (occupied_[level]) {
-    const StoredRun& stored = stored_[level];
-    const std::size_t next = level + 1;
-    const int target = occupied_[next] ? 1 - stored_[next].buffer : 0;
-    double* destination = level_buffers_[2 * next + static_cast<std::size_t>(target)].data();
-    merge_two(stored.data, stored.data + stored.length, carry.data, carry.data + carry.length, destination);
-    carry = StoredRun{destination, stored.length + carry.length, target};
-    occupied_[level] = false;
-    level = next;
+  // The last run: merge everything, shortest first, the last merge into out.
+  while (stack_.size() > 2) {
+    merge_top();
   }
-  stored_[level] = carry;
-  occupied_[level] = true;
+  if (stack_.size() == 2) {
+    merge_top(out_.data());
+  } else {
+    std::copy_n(stack_.back().data, stack_.back().length, out_.begin());
+  }
+  release(stack_.back().buffer);
+  stack_.clear();
+  added_ = 0;
 }
 
-void ProgressiveMerge::finish(std::span<const double> last) {
-  const auto merges = static_cast<std::size_t>(std::count(occupied_.begin(), occupied_.end(), true));
-  if (merges == 0) {
-    std::copy(last.begin(), last.end(), out_.begin());
+bool ProgressiveMerge::consolidate() {
+  if (stack_.size() < 2) {
+    return false;
   }
-  // Smallest first, so each element is merged about as often as in merge_pairwise; the buffers
-  // alternate such that the last merge writes to out.
-  const double* merged = last.data();
-  std::size_t merged_length = last.size();
-  std::size_t done = 0;
-  for (std::size_t level = 0; level < stored_.size(); ++level) {
-    if (!occupied_[level]) {
-      continue;
+  merge_top();
+  return true;
+}
+
+void ProgressiveMerge::merge_top(double* destination) {
+  const StoredRun newer = stack_.back();
+  stack_.pop_back();
+  const StoredRun older = stack_.back();
+  stack_.pop_back();
+  const std::size_t length = older.length + newer.length;
+  const int buffer = destination == nullptr ? acquire(length) : -1;
+  double* into = destination == nullptr ? buffers_[static_cast<std::size_t>(buffer)].data() : destination;
+  merge_any(older.data, older.data + older.length, newer.data, newer.data + newer.length, into);
+  release(older.buffer);
+  release(newer.buffer);
+  stack_.push_back(StoredRun{into, length, buffer});
+}
+
+// The free buffer that fits most tightly, else a new one.
+int ProgressiveMerge::acquire(std::size_t length) {
+  auto best = free_buffers_.end();
+  for (auto it = free_buffers_.begin(); it != free_buffers_.end(); ++it) {
+    const std::size_t size = buffers_[static_cast<std::size_t>(*it)].size();
+    if (size >= length && (best == free_buffers_.end() || size < buffers_[static_cast<std::size_t>(*best)].size())) {
+      best = it;
     }
-    const StoredRun& stored = stored_[level];
-    double* destination = (merges - ++done) % 2 == 0 ? out_.data() : scratch_.data();
-    merge_two(merged, merged + merged_length, stored.data, stored.data + stored.length, destination);
-    merged = destination;
-    merged_length += stored.length;
-    occupied_[level] = false;
   }
-  added_ = 0;
+  if (best != free_buffers_.end()) {
+    const int buffer = *best;
+    free_buffers_.erase(best);
+    return buffer;
+  }
+  // Sizes from a few classes (a power of two of runs, at most all of them), so that later merges, whose
+  // lengths vary with the order of arrival, find a buffer to reuse instead of touching new memory.
+  const std::size_t runs = (length + run_length_ - 1) / run_length_;
+  buffers_.emplace_back(std::min(std::bit_ceil(runs), runs_) * run_length_);
+  return static_cast<int>(buffers_.size() - 1);
+}
+
+void ProgressiveMerge::release(int buffer) {
+  if (buffer >= 0) {
+    free_buffers_.push_back(buffer);
+  }
 }
 
 }  // namespace dash::bench::alltoall_merge

@@ -16,11 +16,13 @@ void merge_pairwise(std::span<double> runs, std::size_t run_length, std::span<do
                     std::span<double> out);
 
 // Merges `runs` sorted runs of `run_length` elements each into `out` while they arrive, in any
-// order. Stored runs form a binary counter (a binomial heap of runs): a new run merges with the
-// stored run of one run, the result with the stored run of two, and so on, so every merge joins
-// equal sizes and an element takes part in about lg k merges, as in merge_pairwise. The last run
-// merges the rest, smallest first, finishing in `out`. Runs are read in place: each must stay
-// unchanged until the last one was added.
+// order. Stored runs form a stack whose lengths shrink towards the top: a new run merges with the
+// top while the top is not longer, so without consolidate() the stack is a binary counter (a
+// binomial heap of runs), every merge joins equal lengths and an element takes part in about lg k
+// merges, as in merge_pairwise. The last run merges the stack, shortest first, finishing in
+// `out`: about two passes over the data. consolidate() merges the two shortest stored runs ahead of
+// time (work for a consumer waiting for its next run), so that less is left after the last. Runs
+// are read in place: each must stay unchanged until the last one was added.
 class ProgressiveMerge {
 public:
   ProgressiveMerge(std::size_t runs, std::size_t run_length, std::span<double> out);
@@ -29,26 +31,31 @@ public:
   // Throws dash::InvalidArgument when `run` does not have `run_length` elements.
   void add(std::span<const double> run);
 
+  // Merges the two shortest stored runs; false when fewer than two are stored.
+  bool consolidate();
+  std::size_t stored_runs() const noexcept { return stack_.size(); }
+  std::size_t runs_to_come() const noexcept { return runs_ - added_; }
+
 private:
   struct StoredRun {
     const double* data = nullptr;
     std::size_t length = 0;
-    int buffer = -1;  // which of its level's two buffers holds it; -1 for an added run
+    int buffer = -1;  // the pool buffer holding it; -1 for an added run
   };
 
-  void finish(std::span<const double> last);
+  // Merges the two top runs into `destination`, or into a pool buffer if null.
+  void merge_top(double* destination = nullptr);
+  int acquire(std::size_t length);
+  void release(int buffer);
 
   std::size_t runs_;
   std::size_t run_length_;
   std::span<double> out_;
   std::size_t added_ = 0;
-  // Per level k (a run of 2^k added runs): the stored run, if any. Merging two runs of level k
-  // writes to the level-(k+1) buffer that the stored run of that level does not occupy, so two
-  // buffers per level suffice.
-  std::vector<StoredRun> stored_;
-  std::vector<bool> occupied_;
-  std::vector<std::vector<double>> level_buffers_;  // [2k], [2k+1]: the two buffers of level k
-  std::vector<double> scratch_;                     // the final merges alternate with out
+  std::vector<StoredRun> stack_;
+  // Buffers for merged runs, reused across merges and calls; free ones are listed.
+  std::vector<std::vector<double>> buffers_;
+  std::vector<int> free_buffers_;
 };
 
 }  // namespace dash::bench::alltoall_merge
