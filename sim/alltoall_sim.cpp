@@ -37,7 +37,7 @@
 // Each point records rank 0's timeline and the timeline of the rank that finished last (of a call that all ranks
 // start together after a barrier): when each run arrived and each merge ended.
 //
-// Map: Arguments and parse_arguments; compute and compute_in_slices (charge a merge); mix and key (the data);
+// Map: Arguments and parse_arguments; compute_in_slices and compute (charge a merge); mix and key (the data);
 // Point with Exchange and Merge (one contender's call at one point: buffers, call, verification, timeline);
 // Contender and parse_contender; write_results; selected_algorithm (rank 0's explain); slowest_timeline_of;
 // run (sizes x contenders); main (turns the node arena off).
@@ -169,16 +169,9 @@ Arguments parse_arguments(int argc, char** argv) {
   return arguments;
 }
 
-// Runs `work` and charges the simulated rank the time it took on this machine, divided by `speedup`.
-template <class Work>
-void compute(double speedup, Work&& work) {
-  const auto start = std::chrono::steady_clock::now();
-  work();
-  dash::sim::charge(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() / speedup);
-}
-
-// The same, charged in slices of at most `slice` seconds with `between()` after each but the last: a merge that
-// lets the exchange progress while it runs, as a progress thread would.
+// Runs `work` and charges the simulated rank the time it took on this machine, divided by `speedup`, in slices of
+// at most `slice` seconds with `between()` after each but the last: a merge that lets the exchange progress while
+// it runs, as a progress thread would.
 template <class Work, class Between>
 void compute_in_slices(double speedup, double slice, Between&& between, Work&& work) {
   const auto start = std::chrono::steady_clock::now();
@@ -190,6 +183,12 @@ void compute_in_slices(double speedup, double slice, Between&& between, Work&& w
     between();
   }
   dash::sim::charge(left);
+}
+
+// The same in one piece.
+template <class Work>
+void compute(double speedup, Work&& work) {
+  compute_in_slices(speedup, std::numeric_limits<double>::infinity(), [] {}, std::forward<Work>(work));
 }
 
 // A SplitMix64 hash of (from, to, index): any rank can compute what any rank sends any other.
@@ -318,7 +317,7 @@ public:
       }
       // Arrivals queue; a merge polls the exchange every progress_every_ seconds and queues what it brings.
       // Waiting for one of its last two runs, the rank merges the stored runs ahead of time: what would otherwise
-      // follow the last run. (Earlier, a long merged run would be copied again at each consolidation.)
+      // follow the last run. Not earlier: each consolidation would copy the long merged run once more.
       std::vector<dash::comm::Arrival<double>> queued;
       auto enqueue = [&](const dash::comm::Arrival<double>& arrival) { queued.push_back(arrival); };
       auto poll = [&] { request.test_arrivals(enqueue); };
@@ -330,7 +329,7 @@ public:
         } else if (complete) {
           break;
         } else if (progressive_->runs_to_come() <= 2 && progressive_->stored_runs() >= 2) {
-          compute_in_slices(speedup_, progress_every_, poll, [&] { progressive_->consolidate(); });
+          compute_in_slices(speedup_, slice(), poll, [&] { progressive_->consolidate(); });
           note("consolidated");
         }
       }
@@ -368,6 +367,11 @@ private:
     note("merged");
   }
 
+  // How much merging is charged between two tests of the exchange.
+  double slice() const {
+    return progress_every_ > 0 ? progress_every_ : std::numeric_limits<double>::infinity();
+  }
+
   template <class Poll>
   void take(const dash::comm::Arrival<double>& arrival, Poll&& poll) {
     RunArrival& run = arrived_[static_cast<std::size_t>(arrival.source)];
@@ -375,11 +379,7 @@ private:
     run.elements += arrival.count;
     if (run.elements == n_) {
       note("arrived", arrival.source);
-      if (progress_every_ > 0) {
-        compute_in_slices(speedup_, progress_every_, poll, [&] { progressive_->add({run.first, n_}); });
-      } else {
-        compute(speedup_, [&] { progressive_->add({run.first, n_}); });
-      }
+      compute_in_slices(speedup_, slice(), poll, [&] { progressive_->add({run.first, n_}); });
       note("merged");
     }
   }
