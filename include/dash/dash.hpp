@@ -18,6 +18,7 @@
 #include <dash/algorithms/sparse_matvec.hpp>
 #include <dash/algorithms/stencil.hpp>
 #include <dash/algorithms/transform.hpp>
+#include <dash/algorithms/transform_reduce.hpp>
 #include <dash/comm/abort_job.hpp>
 #include <dash/comm/algorithms.hpp>
 #include <dash/comm/allgather.hpp>

@@ -1,5 +1,6 @@
 // dash algorithms on global ranges (layer 3): every algorithm on full ranges and on sub-ranges that
-// start and end mid-block, element types int, double and a 24-byte struct, distributions BLOCKED,
+// start and end mid-block, element types std::uint8_t, std::int32_t, double and a 24-byte struct (folds
+// also into an init of a wider type: 64-bit integers, long double, a struct of totals), distributions BLOCKED,
 // CYCLIC, BLOCKCYCLIC(3) and TILE(4), sizes 0, 1, P-1, P+1, 97 and 10007. Each result is compared with
 // the std:: algorithm on a copy of the input gathered with dash::copy. Partner ranges (second inputs,
 // outputs) come aligned with the first range, on another distribution, and on the same pattern at
@@ -47,11 +48,14 @@ struct Record {
 };
 static_assert(sizeof(Record) == 24);
 
-// Every input element is made from a code in [0, 181^2): small enough that sums are exact in every
-// type (so the distributed and the sequential results must be identical), and an affine map modulo 181
-// for the non-commutative operation.
-constexpr std::uint32_t modulus = 181;
-constexpr std::uint32_t code_count = modulus * modulus;
+// Every input element is made from a code in [0, m^2), m = 181 (13 for bytes): small enough that sums
+// are exact in every type but bytes, whose sums wrap modulo 256 in any order alike (so the distributed
+// and the sequential results must be identical), and an affine map modulo m for the non-commutative
+// operation.
+template <class T>
+constexpr std::uint32_t modulus = std::is_same_v<T, std::uint8_t> ? 13 : 181;
+template <class T>
+constexpr std::uint32_t code_count = modulus<T> * modulus<T>;
 
 template <class T>
 T make(std::uint32_t code) {
@@ -72,10 +76,13 @@ std::uint32_t code_of(const T& x) {
   }
 }
 
-// Code x is the map v -> m v + t (m = x / 181, t = x % 181); compose(x, y) applies x, then y.
+// Code x is the map v -> a v + t (a = x / m, t = x % m, modulo m = modulus<T>); compose(x, y) applies
+// x, then y.
+template <class T>
 std::uint32_t compose(std::uint32_t x, std::uint32_t y) {
-  const std::uint32_t mx = x / modulus, tx = x % modulus, my = y / modulus, ty = y % modulus;
-  return (mx * my % modulus) * modulus + (my * tx + ty) % modulus;
+  constexpr std::uint32_t m = modulus<T>;
+  const std::uint32_t mx = x / m, tx = x % m, my = y / m, ty = y % m;
+  return (mx * my % m) * m + (my * tx + ty) % m;
 }
 
 // Associative, not commutative, and untagged: the algorithms must keep global order.
@@ -83,19 +90,88 @@ struct Affine {
   template <class T>
   T operator()(const T& x, const T& y) const {
     if constexpr (std::is_same_v<T, Record>) {
-      return Record{x.weight + y.weight, x.key + y.key, static_cast<std::int32_t>(compose(code_of(x), code_of(y))),
-                    std::max(x.b, y.b)};
+      return Record{x.weight + y.weight, x.key + y.key,
+                    static_cast<std::int32_t>(compose<T>(code_of(x), code_of(y))), std::max(x.b, y.b)};
     } else {
-      return make<T>(compose(code_of(x), code_of(y)));
+      return make<T>(compose<T>(code_of(x), code_of(y)));
     }
   }
 };
 
-// A coarse order: codes in the same thousand are equivalent.
+// A coarse order: codes in the same 1/32 of the code range are equivalent.
 struct Coarse {
   template <class T>
   bool operator()(const T& x, const T& y) const {
-    return code_of(x) / 1000 < code_of(y) / 1000;
+    constexpr std::uint32_t width = code_count<T> / 32 + 1;
+    return code_of(x) / width < code_of(y) / width;
+  }
+};
+
+// What a fold of records into a wider type keeps: sums of the fields and a count.
+struct Totals {
+  double weight = 0;
+  std::int64_t keys = 0;
+  std::int64_t count = 0;
+  Totals() = default;
+  Totals(double w, std::int64_t k, std::int64_t c) : weight(w), keys(k), count(c) {}
+  explicit Totals(const Record& r) : weight(r.weight), keys(r.key), count(1) {}
+  friend bool operator==(const Totals&, const Totals&) = default;
+  friend std::ostream& operator<<(std::ostream& out, const Totals& t) {
+    return out << "{" << t.weight << ", " << t.keys << ", " << t.count << "}";
+  }
+};
+
+// Folds records into totals (op(acc, element), as std::accumulate calls it) and totals into totals
+// (the units' partial results). Associative; untagged, so accumulate keeps global order.
+struct Tally {
+  Totals operator()(const Totals& t, const Record& r) const { return {t.weight + r.weight, t.keys + r.key, t.count + 1}; }
+  Totals operator()(const Totals& x, const Totals& y) const {
+    return {x.weight + y.weight, x.keys + y.keys, x.count + y.count};
+  }
+};
+
+// The wider accumulator type of each element type.
+template <class T>
+using Wide = std::conditional_t<
+    std::is_same_v<T, Record>, Totals,
+    std::conditional_t<std::is_floating_point_v<T>, long double,
+                       std::conditional_t<std::is_signed_v<T>, std::int64_t, std::uint64_t>>>;
+
+// An untagged, non-commutative fold of elements into the wider type: Affine on the widened element.
+struct WideAffine {
+  template <class W, class X>
+  W operator()(const W& acc, const X& x) const {
+    return Affine{}(acc, static_cast<W>(x));
+  }
+};
+
+// The wider type's non-commutative fold for each element type.
+template <class T>
+using WideOp = std::conditional_t<std::is_same_v<T, Record>, Tally, WideAffine>;
+
+// The code's element as a value of the wider type.
+template <class T>
+Wide<T> wide(std::uint32_t code) {
+  return Wide<T>(make<T>(code));
+}
+
+// An element as a value of the wider type, for transform_reduce.
+struct Widen {
+  template <class T>
+  Wide<T> operator()(const T& x) const {
+    return Wide<T>(x);
+  }
+};
+
+// A pair of elements as one value of the wider type: a product, or for records the totals of both.
+struct WidenPair {
+  template <class T>
+  Wide<T> operator()(const T& x, const T& y) const {
+    if constexpr (std::is_same_v<T, Record>) {
+      return Tally{}(Totals(x), y);
+    } else {
+      return static_cast<Wide<T>>(x) * static_cast<Wide<T>>(y);
+    }
   }
 };
 
@@ -153,7 +229,7 @@ template <class T>
 void fill_random(dash::Array<T>& array, std::uint64_t stream) {
   std::mt19937_64 random(dash::testing::seed() * 7919 + stream);
   for (T& x : array.local) {
-    x = make<T>(static_cast<std::uint32_t>(random() % code_count));
+    x = make<T>(static_cast<std::uint32_t>(random() % code_count<T>));
   }
 }
 
@@ -196,7 +272,7 @@ std::vector<std::size_t> own_indices(const dash::Array<T>& array, const Span& sp
 
 template <class T>
 class Algorithms : public ::testing::Test {};
-using ElementTypes = ::testing::Types<int, double, Record>;
+using ElementTypes = ::testing::Types<std::uint8_t, std::int32_t, double, Record>;
 TYPED_TEST_SUITE(Algorithms, ElementTypes);
 
 // The arrays of one configuration: a, b aligned inputs, c an input on another distribution.
@@ -244,6 +320,80 @@ TYPED_TEST(Algorithms, ReductionsMatchStdAccumulateAndReduce) {
       EXPECT_EQ(dash::accumulate(read_only.begin() + static_cast<std::ptrdiff_t>(s.begin),
                                  read_only.begin() + static_cast<std::ptrdiff_t>(s.end), init, Affine{}),
                 std::accumulate(sfirst, slast, init, Affine{}));
+
+      // Into init's wider type, as the STL: bytes sum beyond 255, records into totals.
+      const Wide<T> wide_init = wide<T>(12345);
+      const dash::Array<T>& wide_in = in.a;  // const iterators: the fold reads only
+      const auto cfirst = wide_in.begin() + static_cast<std::ptrdiff_t>(s.begin);
+      const auto clast = wide_in.begin() + static_cast<std::ptrdiff_t>(s.end);
+      if constexpr (std::is_same_v<T, Record>) {
+        const Totals totals = std::accumulate(sfirst, slast, wide_init, Tally{});
+        EXPECT_EQ(dash::accumulate(first, last, wide_init, Tally{}), totals);
+        EXPECT_EQ(dash::reduce(cfirst, clast, wide_init, Tally{}), totals);
+        EXPECT_EQ(dash::transform_reduce(first, last, wide_init, Tally{}, Widen{}), totals);
+      } else {
+        const Wide<T> sum = std::accumulate(sfirst, slast, wide_init, std::plus<>{});
+        EXPECT_EQ(dash::accumulate(first, last, wide_init), sum);
+        EXPECT_EQ(dash::accumulate(first, last, wide_init, std::plus<>{}), sum);
+        EXPECT_EQ(dash::reduce(cfirst, clast, wide_init), sum);
+        EXPECT_EQ(dash::transform_reduce(first, last, wide_init, dash::plus{}, Widen{}), sum);
+        if constexpr (std::is_integral_v<T>) {
+          if (s.size() > 1000) {
+            EXPECT_GT(sum - wide_init, Wide<T>(255)) << "the sums must exceed a byte, or the test shows nothing";
+          }
+          EXPECT_EQ(dash::accumulate(first, last, std::uint8_t{0}), std::accumulate(sfirst, slast, std::uint8_t{0}))
+              << "a byte init wraps, as in the STL";
+        }
+      }
+      EXPECT_EQ(dash::accumulate(first, last, wide_init, WideOp<T>{}),
+                std::accumulate(sfirst, slast, wide_init, WideOp<T>{}));
+      EXPECT_EQ(dash::transform_reduce(first, last, init, dash::comm::commutative(std::plus<>{}),
+                                       [](const T& x) { return Affine{}(x, make<T>(5)); }),
+                std::transform_reduce(sfirst, slast, init, std::plus<>{}, [](const T& x) { return Affine{}(x, make<T>(5)); }));
+    }
+  });
+}
+
+TYPED_TEST(Algorithms, TransformReduceOfTwoRangesMatchesStdTransformReduce) {
+  using T = TypeParam;
+  using W = Wide<T>;
+  for_each_configuration([](const dash::Distribution& distribution, std::size_t n) {
+    Inputs<T> in(n, distribution);
+    for (const Span& s : spans(n)) {
+      SCOPED_TRACE(describe(distribution, n, s));
+      const auto first = in.a.begin() + static_cast<std::ptrdiff_t>(s.begin);
+      const auto last = in.a.begin() + static_cast<std::ptrdiff_t>(s.end);
+      const auto sfirst = in.va.begin() + static_cast<std::ptrdiff_t>(s.begin);
+      const auto slast = in.va.begin() + static_cast<std::ptrdiff_t>(s.end);
+      const std::size_t moved = n - s.size();
+      const W init = wide<T>(99);
+      const auto reduce = [] {
+        if constexpr (std::is_same_v<T, Record>) {
+          return Tally{};
+        } else {
+          return dash::plus{};
+        }
+      }();
+      struct Case {
+        const dash::Array<T>* second;
+        const std::vector<T>* second_values;
+        std::size_t at;
+        const char* what;
+      };
+      for (const Case& c : {Case{&in.b, &in.vb, s.begin, "aligned"}, Case{&in.c, &in.vc, moved, "other distribution"},
+                            Case{&in.a, &in.va, moved, "same array, moved"}}) {
+        SCOPED_TRACE(c.what);
+        const auto first2 = c.second->begin() + static_cast<std::ptrdiff_t>(c.at);
+        const auto sfirst2 = c.second_values->begin() + static_cast<std::ptrdiff_t>(c.at);
+        EXPECT_EQ(dash::transform_reduce(first, last, first2, init, reduce, WidenPair{}),
+                  std::transform_reduce(sfirst, slast, sfirst2, init, reduce, WidenPair{}));
+        if constexpr (!std::is_same_v<T, Record>) {
+          // The inner product, accumulated in init's type: the products of bytes exceed a byte.
+          EXPECT_EQ(dash::transform_reduce(first, last, first2, init),
+                    std::transform_reduce(sfirst, slast, sfirst2, init, std::plus<>{},
+                                          [](const T& x, const T& y) { return x * y; }));
+        }
+      }
     }
   });
 }
@@ -266,10 +416,14 @@ TYPED_TEST(Algorithms, SearchesAndPredicatesMatchTheStdAlgorithms) {
       EXPECT_EQ(dash::max_element(first, last, Coarse{}).pos(), position(std::max_element(sfirst, slast, Coarse{})));
 
       const T present = s.size() == 0 ? make<T>(0) : in.va[s.begin + s.size() * 2 / 3];
-      const T absent = make<T>(code_count + 1);
+      const T absent = make<T>(code_count<T> + 1);
       EXPECT_EQ(dash::find(first, last, present).pos(), position(std::find(sfirst, slast, present)));
       EXPECT_EQ(dash::find(first, last, absent).pos(), s.end);
       EXPECT_EQ(dash::find_if(first, last, Selected{}).pos(), position(std::find_if(sfirst, slast, Selected{})));
+      const auto unselected = [](const T& x) { return !Selected{}(x); };
+      EXPECT_EQ(dash::find_if_not(first, last, unselected).pos(),
+                position(std::find_if_not(sfirst, slast, unselected)));
+      EXPECT_EQ(dash::find_if_not(first, last, Selected{}).pos(), position(std::find_if_not(sfirst, slast, Selected{})));
       EXPECT_EQ(dash::count(first, last, present), static_cast<std::size_t>(std::count(sfirst, slast, present)));
       EXPECT_EQ(dash::count_if(first, last, Selected{}),
                 static_cast<std::size_t>(std::count_if(sfirst, slast, Selected{})));
@@ -277,8 +431,9 @@ TYPED_TEST(Algorithms, SearchesAndPredicatesMatchTheStdAlgorithms) {
       EXPECT_EQ(dash::all_of(first, last, Selected{}), std::all_of(sfirst, slast, Selected{}));
       EXPECT_EQ(dash::any_of(first, last, Selected{}), std::any_of(sfirst, slast, Selected{}));
       EXPECT_EQ(dash::none_of(first, last, Selected{}), std::none_of(sfirst, slast, Selected{}));
-      const auto is_code = [](const T& x) { return code_of(x) < code_count; };
+      const auto is_code = [](const T& x) { return code_of(x) < code_count<T>; };
       EXPECT_TRUE(dash::all_of(first, last, is_code));
+      EXPECT_EQ(dash::find_if_not(first, last, is_code).pos(), s.end);
       EXPECT_EQ(dash::any_of(first, last, is_code), s.size() != 0);
       EXPECT_EQ(dash::none_of(first, last, is_code), s.size() == 0);
     }
@@ -345,7 +500,7 @@ TYPED_TEST(Algorithms, TransformWritesGlobalAndLocalOutputs) {
   for_each_configuration([](const dash::Distribution& distribution, std::size_t n) {
     Inputs<T> in(n, distribution);
     Outputs<T> outputs(n, distribution);
-    const T sentinel = make<T>(code_count + 7);
+    const T sentinel = make<T>(code_count<T> + 7);
     const auto unary = [](const T& x) { return Affine{}(x, make<T>(777)); };
     for (const Span& s : spans(n)) {
       SCOPED_TRACE(describe(distribution, n, s));
@@ -418,8 +573,9 @@ TYPED_TEST(Algorithms, ScansMatchStdScansInGlobalOrder) {
   for_each_configuration([](const dash::Distribution& distribution, std::size_t n) {
     Inputs<T> in(n, distribution);
     Outputs<T> outputs(n, distribution);
-    const T sentinel = make<T>(code_count + 7);
+    const T sentinel = make<T>(code_count<T> + 7);
     const T init = make<T>(4321);
+    dash::Array<Wide<T>> wide_out(n, distribution);
     for (const Span& s : spans(n)) {
       SCOPED_TRACE(describe(distribution, n, s));
       const auto first = in.a.begin() + static_cast<std::ptrdiff_t>(s.begin);
@@ -454,6 +610,28 @@ TYPED_TEST(Algorithms, ScansMatchStdScansInGlobalOrder) {
         check([&](auto o) { return dash::exclusive_scan(first, last, o, init, Affine{}); },
               [&](auto o) { std::exclusive_scan(sfirst, slast, o, init, Affine{}); });
       }
+      // Accumulated in init's wider type, into an output of that type.
+      using W = Wide<T>;
+      const W wide_init = wide<T>(4321);
+      const auto check_wide = [&](auto&& run_dash, auto&& run_std) {
+        dash::fill(wide_out.begin(), wide_out.end(), W{});
+        wide_out.barrier();
+        run_dash(wide_out.begin() + static_cast<std::ptrdiff_t>(s.begin));
+        std::vector<W> expected(n, W{});
+        run_std(expected.begin() + static_cast<std::ptrdiff_t>(s.begin));
+        EXPECT_EQ(first_difference(gather(wide_out), expected), "");
+      };
+      check_wide([&](auto o) { dash::inclusive_scan(first, last, o, WideOp<T>{}, wide_init); },
+                 [&](auto o) { std::inclusive_scan(sfirst, slast, o, WideOp<T>{}, wide_init); });
+      check_wide([&](auto o) { dash::exclusive_scan(first, last, o, wide_init, WideOp<T>{}); },
+                 [&](auto o) { std::exclusive_scan(sfirst, slast, o, wide_init, WideOp<T>{}); });
+      if constexpr (!std::is_same_v<T, Record>) {
+        check_wide([&](auto o) { dash::exclusive_scan(first, last, o, wide_init); },
+                   [&](auto o) { std::exclusive_scan(sfirst, slast, o, wide_init); });
+        check_wide([&](auto o) { dash::inclusive_scan(first, last, o, dash::plus{}, wide_init); },
+                   [&](auto o) { std::inclusive_scan(sfirst, slast, o, std::plus<>{}, wide_init); });
+      }
+
       // In place, both kinds.
       for (bool inclusive : {true, false}) {
         dash::copy(in.a.begin(), in.a.end(), outputs.out.begin());
@@ -481,7 +659,7 @@ TYPED_TEST(Algorithms, FillGenerateAndForEachWriteEachUnitsOwnElements) {
   for_each_configuration([](const dash::Distribution& distribution, std::size_t n) {
     Outputs<T> outputs(n, distribution);
     dash::Array<T>& out = outputs.out;
-    const T sentinel = make<T>(code_count + 7);
+    const T sentinel = make<T>(code_count<T> + 7);
     for (const Span& s : spans(n)) {
       SCOPED_TRACE(describe(distribution, n, s));
       const auto first = out.begin() + static_cast<std::ptrdiff_t>(s.begin);
@@ -502,6 +680,14 @@ TYPED_TEST(Algorithms, FillGenerateAndForEachWriteEachUnitsOwnElements) {
       }
       EXPECT_EQ(first_difference(gather(out), expected), "");
 
+      // generate_with_index: the element's global index, whoever owns it.
+      outputs.reset(sentinel);
+      dash::generate_with_index(first, last, [](std::size_t g) { return make<T>(static_cast<std::uint32_t>(g * 7)); });
+      for (std::size_t g = s.begin; g < s.end; ++g) {
+        expected[g] = make<T>(static_cast<std::uint32_t>(g * 7));
+      }
+      EXPECT_EQ(first_difference(gather(out), expected), "");
+
       dash::for_each(first, last, [](T& x) { x = Affine{}(x, make<T>(1000)); });
       std::for_each(expected.begin() + static_cast<std::ptrdiff_t>(s.begin),
                     expected.begin() + static_cast<std::ptrdiff_t>(s.end),
@@ -509,10 +695,10 @@ TYPED_TEST(Algorithms, FillGenerateAndForEachWriteEachUnitsOwnElements) {
       EXPECT_EQ(first_difference(gather(out), expected), "");
 
       dash::for_each_with_index(first, last, [](T& x, std::size_t g) {
-        x = Affine{}(x, make<T>(static_cast<std::uint32_t>(g % code_count)));
+        x = Affine{}(x, make<T>(static_cast<std::uint32_t>(g % code_count<T>)));
       });
       for (std::size_t g = s.begin; g < s.end; ++g) {
-        expected[g] = Affine{}(expected[g], make<T>(static_cast<std::uint32_t>(g % code_count)));
+        expected[g] = Affine{}(expected[g], make<T>(static_cast<std::uint32_t>(g % code_count<T>)));
       }
       EXPECT_EQ(first_difference(gather(out), expected), "");
 
@@ -531,7 +717,7 @@ TYPED_TEST(Algorithms, CopyMovesRangesBetweenGlobalAndLocalMemory) {
   for_each_configuration([](const dash::Distribution& distribution, std::size_t n) {
     Inputs<T> in(n, distribution);
     Outputs<T> outputs(n, distribution);
-    const T sentinel = make<T>(code_count + 7);
+    const T sentinel = make<T>(code_count<T> + 7);
     for (const Span& s : spans(n)) {
       SCOPED_TRACE(describe(distribution, n, s));
       const auto first = in.a.begin() + static_cast<std::ptrdiff_t>(s.begin);
@@ -596,7 +782,7 @@ struct Grid {
     std::mt19937_64 random(dash::testing::seed());
     int* local = reinterpret_cast<int*>(segment.local().data());
     for (std::size_t i = 0; i < pattern.local_size(me()); ++i) {
-      local[i] = static_cast<int>(random() % code_count);
+      local[i] = static_cast<int>(random() % code_count<int>);
     }
     segment.barrier();
     values.resize(pattern.size());
@@ -630,8 +816,16 @@ TEST(AlgorithmsOn2dPatterns, MatchTheStdAlgorithmsInRowMajorOrder) {
       const auto position = [&](auto it) { return static_cast<std::size_t>(it - grid.values.begin()); };
       EXPECT_EQ(dash::accumulate(first, last, 12345, Affine{}), std::accumulate(sfirst, slast, 12345, Affine{}));
       EXPECT_EQ(dash::accumulate(first, last, 7), std::accumulate(sfirst, slast, 7));
+      EXPECT_EQ(dash::accumulate(first, last, std::int64_t{7}, WideAffine{}),
+                std::accumulate(sfirst, slast, std::int64_t{7}, WideAffine{}));
+      EXPECT_EQ(dash::transform_reduce(first, last, 0.5, dash::plus{}, [](int x) { return x * 0.25; }),
+                std::transform_reduce(sfirst, slast, 0.5, std::plus<>{}, [](int x) { return x * 0.25; }));
       EXPECT_EQ(dash::min_element(first, last, Coarse{}).pos(), position(std::min_element(sfirst, slast, Coarse{})));
       EXPECT_EQ(dash::find_if(first, last, Selected{}).pos(), position(std::find_if(sfirst, slast, Selected{})));
+      const auto unselected = [](int x) { return !Selected{}(x); };
+      EXPECT_EQ(dash::find_if_not(first, last, unselected).pos(),
+                position(std::find_if_not(sfirst, slast, unselected)));
+      EXPECT_EQ(dash::find_if_not(first, last, Selected{}).pos(), position(std::find_if_not(sfirst, slast, Selected{})));
       EXPECT_EQ(dash::count_if(first, last, Selected{}),
                 static_cast<std::size_t>(std::count_if(sfirst, slast, Selected{})));
 
@@ -642,6 +836,9 @@ TEST(AlgorithmsOn2dPatterns, MatchTheStdAlgorithmsInRowMajorOrder) {
       std::vector<int> expected(n, -1);
       std::inclusive_scan(sfirst, slast, expected.begin() + static_cast<std::ptrdiff_t>(s.begin), Affine{});
       EXPECT_EQ(first_difference(gather(flat), expected), "");
+      // An inner product with the 1-D array (another pattern type): bulk reads.
+      EXPECT_EQ(dash::transform_reduce(first, last, flat.begin(), std::int64_t{3}),
+                std::transform_reduce(sfirst, slast, expected.begin(), std::int64_t{3}));
 
       // The second input and the output are the same range of `flat`: each element is read and then
       // written by the same unit.
@@ -655,7 +852,7 @@ TEST(AlgorithmsOn2dPatterns, MatchTheStdAlgorithmsInRowMajorOrder) {
       dash::exclusive_scan(first, last, first, 99, Affine{});
       std::exclusive_scan(sfirst, slast, sfirst, 99, Affine{});
       const auto shuffle = [](int& x, std::size_t g) {
-        x = static_cast<int>(compose(static_cast<std::uint32_t>(x), static_cast<std::uint32_t>(g)));
+        x = static_cast<int>(compose<int>(static_cast<std::uint32_t>(x), static_cast<std::uint32_t>(g)));
       };
       dash::for_each_with_index(first, last, shuffle);
       for (std::size_t g = s.begin; g < s.end; ++g) {

@@ -1,5 +1,5 @@
 #pragma once
-// dash::find and dash::find_if: a global iterator to the first element of a global range that matches,
+// dash::find, dash::find_if and dash::find_if_not: a global iterator to the first element of a global range that matches,
 // the same on every unit. Each unit searches its own elements (stopping at its first match); one
 // allreduce takes the smallest matching global index.
 
@@ -51,6 +51,15 @@ GlobIter<T, PatternT> find_first(GlobIter<T, PatternT> first, GlobIter<T, Patter
 template <class T, class PatternT, class UnaryPredicate>
 GlobIter<T, PatternT> find_if(GlobIter<T, PatternT> first, GlobIter<T, PatternT> last, UnaryPredicate pred) {
   return detail::find_first(first, last, pred, "dash::find_if");
+}
+
+// Collective over the team of the range's container: an iterator to the first element x with !pred(x),
+// last if there is none (or the range is empty). The same on every unit. Communication: one allreduce
+// of one 64-bit index.
+template <class T, class PatternT, class UnaryPredicate>
+GlobIter<T, PatternT> find_if_not(GlobIter<T, PatternT> first, GlobIter<T, PatternT> last, UnaryPredicate pred) {
+  auto fails = [&pred](const auto& x) { return !pred(x); };
+  return detail::find_first(first, last, fails, "dash::find_if_not");
 }
 
 // Collective over the team of the range's container: an iterator to the first element equal to value,

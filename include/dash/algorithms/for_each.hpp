@@ -2,11 +2,7 @@
 // dash::for_each and dash::for_each_with_index: call a function on every element of a global range,
 // owner-computes.
 
-#include <cstddef>
-
 #include <dash/algorithms/detail/each_own_element.hpp>
-#include <dash/algorithms/detail/range_check.hpp>
-#include <dash/algorithms/local_part.hpp>
 #include <dash/core/glob_iter.hpp>
 
 namespace dash {
@@ -25,17 +21,7 @@ void for_each(GlobIter<T, PatternT> first, GlobIter<T, PatternT> last, UnaryFunc
 // index in its container.
 template <class T, class PatternT, class IndexedFunction>
 void for_each_with_index(GlobIter<T, PatternT> first, GlobIter<T, PatternT> last, IndexedFunction f) {
-  if (detail::check_collective_range(first, last, "dash::for_each_with_index") == 0) {
-    return;
-  }
-  const LocalPart<T, PatternT> part(first, last);
-  T* const memory = part.memory();
-  part.for_each_piece([&](const LocalPiece& piece) {
-    T* const begin = memory + piece.local_begin;
-    for (std::size_t i = 0; i < piece.length; ++i) {
-      f(begin[i], piece.global_begin + i);
-    }
-  });
+  detail::each_own_element_with_index(first, last, "dash::for_each_with_index", f);
 }
 
 }  // namespace dash

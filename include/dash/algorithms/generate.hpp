@@ -1,6 +1,8 @@
 #pragma once
-// dash::generate: assign generated values to every element of a global range, owner-computes.
+// dash::generate and dash::generate_with_index: assign generated values to every element of a global
+// range, owner-computes.
 
+#include <cstddef>
 #include <type_traits>
 
 #include <dash/algorithms/detail/each_own_element.hpp>
@@ -18,6 +20,16 @@ void generate(GlobIter<T, PatternT> first, GlobIter<T, PatternT> last, Generator
   static_assert(!std::is_const_v<T>, "dash::generate: the range must be writable (not of const iterators)");
   const auto assign = [&gen](T& element) { element = gen(); };
   detail::each_own_element(first, last, "dash::generate", assign);
+}
+
+// As generate, assigning gen(global_index) to each element, where global_index is the element's
+// global (linear) index in its container (upstream DASH's generate_with_index): the values do not
+// depend on which unit owns an element. Communication: none. No barrier at the end.
+template <class T, class PatternT, class IndexedGenerator>
+void generate_with_index(GlobIter<T, PatternT> first, GlobIter<T, PatternT> last, IndexedGenerator gen) {
+  static_assert(!std::is_const_v<T>, "dash::generate_with_index: the range must be writable (not of const iterators)");
+  const auto assign = [&gen](T& element, std::size_t global_index) { element = gen(global_index); };
+  detail::each_own_element_with_index(first, last, "dash::generate_with_index", assign);
 }
 
 }  // namespace dash

@@ -8,6 +8,7 @@
 #include <type_traits>
 #include <vector>
 
+#include <dash/algorithms/detail/fold_types.hpp>
 #include <dash/algorithms/detail/ordered_prefixes.hpp>
 #include <dash/algorithms/detail/partial.hpp>
 #include <dash/algorithms/detail/partner_range.hpp>
@@ -21,13 +22,13 @@ namespace dash {
 namespace detail {
 
 // out_first[i] = init? ⊕ first[0] ⊕ ... ⊕ first[i] (inclusive) or init ⊕ first[0] ⊕ ... ⊕ first[i - 1]
-// (exclusive, init always given).
-template <bool Inclusive, class T, class PatternT, class U, class PatternU, class Op>
+// (exclusive, init always given), accumulated in type V.
+template <bool Inclusive, class V, class T, class PatternT, class U, class PatternU, class Op>
 GlobIter<U, PatternU> scan_range(GlobIter<T, PatternT> first, GlobIter<T, PatternT> last,
-                                 GlobIter<U, PatternU> out_first, const Op& op,
-                                 const Partial<std::remove_const_t<T>>& init, const char* function) {
+                                 GlobIter<U, PatternU> out_first, const Op& op, const Partial<V>& init,
+                                 const char* function) {
   static_assert(!std::is_const_v<U>, "dash::inclusive_scan / exclusive_scan: the output range must be writable");
-  using V = std::remove_const_t<T>;
+  require_fold_types<V, std::remove_const_t<T>, Op>();
   const std::size_t n = check_collective_range(first, last, function, out_first.pos());
   check_partner_range(out_first, n, first.segment(), function, "out_first");
   if (n == 0) {
@@ -52,15 +53,15 @@ GlobIter<U, PatternU> scan_range(GlobIter<T, PatternT> first, GlobIter<T, Patter
         i = 1;
       }
       for (; i < piece.length; ++i) {
-        running = static_cast<V>(op(running, in[i]));
+        running = join(op, running, in[i]);
         out[i] = static_cast<U>(running);
       }
     } else {
       V running = before.value;
       for (std::size_t i = 0; i < piece.length; ++i) {
-        const V element = in[i];  // read first: the output may be the input
+        const std::remove_const_t<T> element = in[i];  // read first: the output may be the input
         out[i] = static_cast<U>(running);
-        running = static_cast<V>(op(running, element));
+        running = join(op, running, element);
       }
     }
   });
@@ -73,8 +74,8 @@ GlobIter<U, PatternU> scan_range(GlobIter<T, PatternT> first, GlobIter<T, Patter
 }  // namespace detail
 
 // Collective over the team of the first range's container: out_first[i] = first[0] ⊕ ... ⊕ first[i]
-// for i in [0, last - first), in global order, for an associative op (V, V) -> V (V the input element
-// type; results convert to the output's). Returns out_first + (last - first). Each unit computes the
+// for i in [0, last - first), in global order, for an associative op (V, V) -> V, V the input element
+// type (results convert to the output's), as std::inclusive_scan without init. Returns out_first + (last - first). Each unit computes the
 // results of its own elements. The output may be the input itself (same range) but must not overlap
 // it otherwise. Communication: for 1-D containers one exscan and one allreduce of one value per round
 // of blocks in the range (P consecutive blocks: one value for BLOCKED, about n / P for CYCLIC),
@@ -89,23 +90,23 @@ GlobIter<U, PatternU> inclusive_scan(GlobIter<T, PatternT> first, GlobIter<T, Pa
                                   "dash::inclusive_scan");
 }
 
-// As above with out_first[i] = init ⊕ first[0] ⊕ ... ⊕ first[i].
-template <class T, class PatternT, class U, class PatternU, class Op>
+// As above with out_first[i] = init ⊕ first[0] ⊕ ... ⊕ first[i], accumulated in init's type Init
+// (std::inclusive_scan's typing; the requirements of dash::accumulate on Init and op).
+template <class T, class PatternT, class U, class PatternU, class Op, class Init>
 GlobIter<U, PatternU> inclusive_scan(GlobIter<T, PatternT> first, GlobIter<T, PatternT> last,
-                                     GlobIter<U, PatternU> out_first, Op op,
-                                     std::type_identity_t<std::remove_const_t<T>> init) {
-  return detail::scan_range<true>(first, last, out_first, op, detail::Partial<std::remove_const_t<T>>{init, true},
+                                     GlobIter<U, PatternU> out_first, Op op, Init init) {
+  return detail::scan_range<true>(first, last, out_first, op, detail::Partial<Init>{init, true},
                                   "dash::inclusive_scan");
 }
 
 // Collective over the team of the first range's container: out_first[i] = init ⊕ first[0] ⊕ ... ⊕
-// first[i - 1] (out_first[0] = init) in global order. Otherwise as inclusive_scan, with the same
-// communication.
-template <class T, class PatternT, class U, class PatternU, class Op = dash::plus>
+// first[i - 1] (out_first[0] = init) in global order, accumulated in init's type Init
+// (std::exclusive_scan's typing; the requirements of dash::accumulate on Init and op). Otherwise as
+// inclusive_scan, with the same communication.
+template <class T, class PatternT, class U, class PatternU, class Init, class Op = dash::plus>
 GlobIter<U, PatternU> exclusive_scan(GlobIter<T, PatternT> first, GlobIter<T, PatternT> last,
-                                     GlobIter<U, PatternU> out_first, std::type_identity_t<std::remove_const_t<T>> init,
-                                     Op op = {}) {
-  return detail::scan_range<false>(first, last, out_first, op, detail::Partial<std::remove_const_t<T>>{init, true},
+                                     GlobIter<U, PatternU> out_first, Init init, Op op = {}) {
+  return detail::scan_range<false>(first, last, out_first, op, detail::Partial<Init>{init, true},
                                    "dash::exclusive_scan");
 }
 

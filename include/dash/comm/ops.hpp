@@ -120,13 +120,14 @@ struct maxloc {
 
 namespace dash::comm {
 
-// A user callable with its commutativity stated.
+// A user callable with its commutativity stated. It forwards arguments of any types, so that a fold
+// (dash::accumulate) can call a function of (accumulator, element) directly.
 template <class F, bool Commutative>
 struct UserOp {
   static constexpr bool is_commutative = Commutative;
   F function;
-  template <class T>
-  constexpr T operator()(const T& a, const T& b) const {
+  template <class A, class B>
+  constexpr auto operator()(const A& a, const B& b) const -> decltype(function(a, b)) {
     return function(a, b);
   }
 };

@@ -6,8 +6,10 @@
 
 #include <array>
 #include <cstddef>
+#include <functional>
 #include <vector>
 
+#include <dash/algorithms/detail/fold_types.hpp>
 #include <dash/algorithms/local_part.hpp>
 #include <dash/comm/allreduce.hpp>
 #include <dash/comm/ops.hpp>
@@ -47,25 +49,28 @@ Partial<V> combine_over_team(const Partial<V>& mine, const Op& op, const Team& t
   return out[0];
 }
 
-// Folds the elements [begin, begin + length) into `partial`, left to right.
-template <class V, class T, class Op>
-void fold_into(Partial<V>& partial, const Op& op, const T* begin, std::size_t length) {
+// Folds value(0), ..., value(length - 1) into `partial`, left to right (detail/fold_types.hpp's
+// join); an empty partial starts from value(0) converted to V.
+template <class V, class Op, class Value>
+void fold_into(Partial<V>& partial, const Op& op, std::size_t length, const Value& value) {
   if (length == 0) {
     return;
   }
-  V folded = partial.present ? partial.value : static_cast<V>(begin[0]);
-  for (std::size_t i = partial.present ? 0 : 1; i < length; ++i) {
-    folded = static_cast<V>(op(folded, begin[i]));
+  const std::size_t start = partial.present ? 0 : 1;
+  V folded = partial.present ? partial.value : static_cast<V>(value(0));
+  for (std::size_t i = start; i < length; ++i) {
+    folded = join(op, folded, value(i));
   }
   partial = Partial<V>{folded, true};
 }
 
-// The fold of the caller's part, in any order: for commutative operations.
-template <class V, class T, class PatternT, class Op>
-Partial<V> fold_part(const LocalPart<T, PatternT>& part, const Op& op) {
+// The fold of transform(x) over the caller's part, in any order: for commutative operations.
+template <class V, class T, class PatternT, class Op, class Transform = std::identity>
+Partial<V> fold_part(const LocalPart<T, PatternT>& part, const Op& op, const Transform& transform = {}) {
   Partial<V> folded;
   part.for_each_stretch([&](const LocalStretch& stretch) {
-    fold_into(folded, op, part.memory() + stretch.local_begin, stretch.length);
+    const T* const elements = part.memory() + stretch.local_begin;
+    fold_into(folded, op, stretch.length, [&](std::size_t i) -> decltype(auto) { return transform(elements[i]); });
   });
   return folded;
 }
@@ -75,8 +80,9 @@ template <class V, class T, class PatternT, class Op>
 std::vector<Partial<V>> fold_pieces(const LocalPart<T, PatternT>& part, const Op& op) {
   std::vector<Partial<V>> folded;
   part.for_each_piece([&](const LocalPiece& piece) {
+    const T* const elements = part.memory() + piece.local_begin;
     Partial<V> piece_fold;
-    fold_into(piece_fold, op, part.memory() + piece.local_begin, piece.length);
+    fold_into(piece_fold, op, piece.length, [elements](std::size_t i) -> const T& { return elements[i]; });
     folded.push_back(piece_fold);
   });
   return folded;
