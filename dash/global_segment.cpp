@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -40,6 +41,16 @@ std::unique_ptr<comm::NodeWindow> open_window(Team& team, std::size_t local_byte
   }
 }
 
+// Every member's part size, by rank in `team` (one allgather; the segment's construction is
+// collective already).
+std::vector<std::size_t> all_part_bytes(Team& team, std::size_t local_bytes) {
+  std::vector<std::uint64_t> all(team.size());
+  const auto mine = static_cast<std::uint64_t>(local_bytes);
+  comm::check_mpi(MPI_Allgather(&mine, 1, MPI_UINT64_T, all.data(), 1, MPI_UINT64_T, team.mpi_comm()),
+                  "dash::GlobalSegment: MPI_Allgather");
+  return {all.begin(), all.end()};
+}
+
 // A committed datatype, freed at scope exit (MPI lets a pending transfer finish with a freed type).
 class CommittedType {
 public:
@@ -61,7 +72,11 @@ private:
 // One request for all `pieces`: origin pieces by absolute address (MPI_BOTTOM), target pieces
 // relative to the smallest offset.
 template <class Start>
-PendingTransfer start_pieces(int unit, std::span<const TransferPiece> pieces, const char* function, Start start) {
+PendingTransfer start_pieces(const GlobalSegment& segment, int unit, std::span<const TransferPiece> pieces,
+                             const char* function, Start start) {
+  for (const TransferPiece& piece : pieces) {
+    segment.require_in_part(unit, piece.offset, piece.bytes, function);
+  }
   PendingTransfer transfer;
   transfer.unit = unit;
   if (pieces.empty()) {
@@ -96,11 +111,34 @@ PendingTransfer start_pieces(int unit, std::span<const TransferPiece> pieces, co
 GlobalSegment::GlobalSegment(Team& team, std::size_t local_bytes)
     : team_(&member_team(team)),
       myid_(team.myid()),
-      window_(open_window(team, local_bytes)) {}
+      window_(open_window(team, local_bytes)),
+      part_bytes_(all_part_bytes(team, local_bytes)) {}
 
 GlobalSegment::~GlobalSegment() = default;
 
+void GlobalSegment::require_in_part(int unit, std::size_t offset, std::size_t bytes, const char* function) const {
+  if (unit < 0 || static_cast<std::size_t>(unit) >= part_bytes_.size()) {
+    throw OutOfRange(std::string(function) + ": unit " + std::to_string(unit) +
+                     " is not a member of the segment's team (units 0 to " + std::to_string(part_bytes_.size() - 1) +
+                     ")");
+  }
+  const std::size_t part = part_bytes_[static_cast<std::size_t>(unit)];
+  if (offset > part || bytes > part - offset) {
+    throw OutOfRange(std::string(function) + ": " + std::to_string(bytes) + " bytes at byte offset " +
+                     std::to_string(offset) + " of unit " + std::to_string(unit) + " lie outside unit " +
+                     std::to_string(unit) + "'s part of the segment, which has " + std::to_string(part) +
+                     " bytes (GlobPtr arithmetic stays within one unit's part; to walk a container across units "
+                     "use its global iterators)");
+  }
+}
+
+std::size_t GlobalSegment::part_bytes(int unit) const {
+  require_in_part(unit, 0, 0, "dash::GlobalSegment::part_bytes");
+  return part_bytes_[static_cast<std::size_t>(unit)];
+}
+
 void GlobalSegment::get(int unit, std::size_t offset, void* out, std::size_t bytes) const {
+  require_in_part(unit, offset, bytes, "dash::GlobalSegment::get");
   if (bytes == 0) {
     return;
   }
@@ -113,6 +151,7 @@ void GlobalSegment::get(int unit, std::size_t offset, void* out, std::size_t byt
 }
 
 void GlobalSegment::put(int unit, std::size_t offset, const void* in, std::size_t bytes) const {
+  require_in_part(unit, offset, bytes, "dash::GlobalSegment::put");
   if (bytes == 0) {
     return;
   }
@@ -125,6 +164,7 @@ void GlobalSegment::put(int unit, std::size_t offset, const void* in, std::size_
 }
 
 PendingTransfer GlobalSegment::start_get(int unit, std::size_t offset, void* out, std::size_t bytes) const {
+  require_in_part(unit, offset, bytes, "dash::GlobalSegment::get");
   PendingTransfer transfer;
   transfer.unit = unit;
   transfer.count = std::make_unique<comm::MessageCount>(bytes, MPI_BYTE, "dash::GlobalSegment::get");
@@ -135,6 +175,7 @@ PendingTransfer GlobalSegment::start_get(int unit, std::size_t offset, void* out
 }
 
 PendingTransfer GlobalSegment::start_put(int unit, std::size_t offset, const void* in, std::size_t bytes) const {
+  require_in_part(unit, offset, bytes, "dash::GlobalSegment::put");
   PendingTransfer transfer;
   transfer.unit = unit;
   transfer.count = std::make_unique<comm::MessageCount>(bytes, MPI_BYTE, "dash::GlobalSegment::put");
@@ -146,7 +187,7 @@ PendingTransfer GlobalSegment::start_put(int unit, std::size_t offset, const voi
 
 PendingTransfer GlobalSegment::start_get(int unit, std::span<const TransferPiece> pieces) const {
   constexpr const char* function = "dash::GlobalSegment::get";
-  return start_pieces(unit, pieces, function,
+  return start_pieces(*this, unit, pieces, function,
                       [&](MPI_Datatype origin, MPI_Aint offset, MPI_Datatype target, MPI_Request* request) {
                         comm::check_mpi(MPI_Rget(MPI_BOTTOM, 1, origin, unit, offset, 1, target, window(), request),
                                         std::string(function) + ": MPI_Rget");
@@ -155,7 +196,7 @@ PendingTransfer GlobalSegment::start_get(int unit, std::span<const TransferPiece
 
 PendingTransfer GlobalSegment::start_put(int unit, std::span<const TransferPiece> pieces) const {
   constexpr const char* function = "dash::GlobalSegment::put";
-  return start_pieces(unit, pieces, function,
+  return start_pieces(*this, unit, pieces, function,
                       [&](MPI_Datatype origin, MPI_Aint offset, MPI_Datatype target, MPI_Request* request) {
                         comm::check_mpi(MPI_Rput(MPI_BOTTOM, 1, origin, unit, offset, 1, target, window(), request),
                                         std::string(function) + ": MPI_Rput");

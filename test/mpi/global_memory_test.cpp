@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <numeric>
+#include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -14,6 +15,7 @@
 #include <dash/dash.hpp>
 
 #include "dash_testing.hpp"
+#include "thrown_message.hpp"
 
 namespace {
 
@@ -124,6 +126,52 @@ TEST(GlobPtr, ArithmeticComparisonAndLocalPointers) {
     EXPECT_THROW(static_cast<void>(other - own), dash::InvalidArgument);
   }
   EXPECT_FALSE(dash::GlobPtr<int>());
+}
+
+// A GlobPtr walks one unit's part only (the global iterator moves on to the next unit); reading or
+// writing past the part throws instead of touching another unit's memory.
+TEST(GlobPtr, WalksWithinOneUnitsPartAndAccessesPastItThrow) {
+  dash::Array<int> a(static_cast<std::size_t>(4 * P()));
+  std::iota(a.local.begin(), a.local.end(), 4 * me());
+  a.barrier();
+  const int right = (me() + 1) % P();
+  const dash::GlobPtr<int> first = (a.begin() + 4 * right).globptr();
+  dash::GlobPtr<int> walk = first;
+  bool ok = true;
+  for (int i = 0; i < 4; ++i, ++walk) {
+    ok = ok && *walk == 4 * right + i && walk.unit() == right;
+  }
+  EXPECT_TRUE(dash::testing::on_all_ranks(ok));
+  EXPECT_EQ(walk, first + 4);
+  EXPECT_EQ(walk.unit(), right);  // one past the part, still on the same unit
+  if (right + 1 < P()) {
+    EXPECT_EQ((a.begin() + 4 * right + 4).globptr().unit(), right + 1);
+  }
+
+  const std::string expected = "4 bytes at byte offset 16 of unit " + std::to_string(right) + " lie outside unit " +
+                               std::to_string(right) + "'s part of the segment, which has 16 bytes";
+  const std::string read = dash::testing::thrown_message([&] { static_cast<void>(static_cast<int>(*walk)); });
+  EXPECT_TRUE(dash::testing::mentions(read, "dash::GlobalSegment::get: " + expected)) << read;
+  const std::string written = dash::testing::thrown_message([&] { *walk = 1; });
+  EXPECT_TRUE(dash::testing::mentions(written, "dash::GlobalSegment::put: " + expected)) << written;
+  const std::string read_async = dash::testing::thrown_message([&] { static_cast<void>((*walk).get_async()); });
+  EXPECT_TRUE(dash::testing::mentions(read_async, "dash::GlobRef::get_async: " + expected)) << read_async;
+  const std::string written_async = dash::testing::thrown_message([&] { static_cast<void>((*walk).put_async(1)); });
+  EXPECT_TRUE(dash::testing::mentions(written_async, "dash::GlobRef::put_async: " + expected)) << written_async;
+  EXPECT_THROW(static_cast<void>(static_cast<int>(first[-1])), dash::OutOfRange);
+  const dash::GlobPtr<int> no_such_unit(a.segment(), P(), 0);
+  const std::string unit_message =
+      dash::testing::thrown_message([&] { static_cast<void>(static_cast<int>(*no_such_unit)); });
+  EXPECT_TRUE(dash::testing::mentions(unit_message, "unit " + std::to_string(P()) + " is not a member"))
+      << unit_message;
+  EXPECT_EQ(a.segment().part_bytes(right), 16U);
+
+  dash::Array<dash::Atomic<int>> counters(static_cast<std::size_t>(P()));
+  const dash::GlobPtr<dash::Atomic<int>> past_counter = counters.begin().globptr() + 1;
+  const std::string atomic = dash::testing::thrown_message([&] { static_cast<void>((*past_counter).load()); });
+  EXPECT_TRUE(dash::testing::mentions(atomic, "dash::Atomic::load: 4 bytes at byte offset 4 of unit 0")) << atomic;
+  EXPECT_THROW((*past_counter).store(1), dash::OutOfRange);
+  a.barrier();
 }
 
 TEST(GlobRef, ReadWriteCompoundAndAsync) {

@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <string>
 #include <type_traits>
 
 #include <mpi.h>
@@ -52,13 +53,14 @@ public:
 
   GlobPtr<Atomic<T>> operator&() const noexcept { return address_; }  // NOLINT: the global address
 
-  T load() const { return fetch_op(T{}, MPI_NO_OP, "dash::Atomic::load: MPI_Fetch_and_op"); }
+  T load() const { return fetch_op(T{}, MPI_NO_OP, "dash::Atomic::load"); }
   operator T() const { return load(); }  // NOLINT: reads like std::atomic
 
   void store(T value) const {
     const GlobalSegment& segment = *address_.segment();
-    comm::check_mpi(MPI_Accumulate(&value, 1, comm::mpi_datatype<T>(), address_.unit(), displacement(), 1,
-                                   comm::mpi_datatype<T>(), MPI_REPLACE, segment.window()),
+    comm::check_mpi(MPI_Accumulate(&value, 1, comm::mpi_datatype<T>(), address_.unit(),
+                                   displacement("dash::Atomic::store"), 1, comm::mpi_datatype<T>(), MPI_REPLACE,
+                                   segment.window()),
                     "dash::Atomic::store: MPI_Accumulate");
     segment.flush(address_.unit());
   }
@@ -73,26 +75,26 @@ public:
     return *this;
   }
 
-  T exchange(T value) const { return fetch_op(value, MPI_REPLACE, "dash::Atomic::exchange: MPI_Fetch_and_op"); }
-  T fetch_add(T value) const { return fetch_op(value, MPI_SUM, "dash::Atomic::fetch_add: MPI_Fetch_and_op"); }
+  T exchange(T value) const { return fetch_op(value, MPI_REPLACE, "dash::Atomic::exchange"); }
+  T fetch_add(T value) const { return fetch_op(value, MPI_SUM, "dash::Atomic::fetch_add"); }
   // Unsigned types wrap like std::atomic: adding the two's complement is subtracting.
   T fetch_sub(T value) const {
-    return fetch_op(static_cast<T>(T{} - value), MPI_SUM, "dash::Atomic::fetch_sub: MPI_Fetch_and_op");
+    return fetch_op(static_cast<T>(T{} - value), MPI_SUM, "dash::Atomic::fetch_sub");
   }
   T fetch_and(T value) const
     requires std::integral<T>
   {
-    return fetch_op(value, MPI_BAND, "dash::Atomic::fetch_and: MPI_Fetch_and_op");
+    return fetch_op(value, MPI_BAND, "dash::Atomic::fetch_and");
   }
   T fetch_or(T value) const
     requires std::integral<T>
   {
-    return fetch_op(value, MPI_BOR, "dash::Atomic::fetch_or: MPI_Fetch_and_op");
+    return fetch_op(value, MPI_BOR, "dash::Atomic::fetch_or");
   }
   T fetch_xor(T value) const
     requires std::integral<T>
   {
-    return fetch_op(value, MPI_BXOR, "dash::Atomic::fetch_xor: MPI_Fetch_and_op");
+    return fetch_op(value, MPI_BXOR, "dash::Atomic::fetch_xor");
   }
   T operator+=(T value) const { return static_cast<T>(fetch_add(value) + value); }
   T operator-=(T value) const { return static_cast<T>(fetch_sub(value) - value); }
@@ -115,7 +117,8 @@ public:
     std::memcpy(&desired_bits, &desired, sizeof(T));
     const GlobalSegment& segment = *address_.segment();
     comm::check_mpi(MPI_Compare_and_swap(&desired_bits, &expected_bits, &found_bits, comm::mpi_datatype<Bits>(),
-                                         address_.unit(), displacement(), segment.window()),
+                                         address_.unit(), displacement("dash::Atomic::compare_exchange"),
+                                         segment.window()),
                     "dash::Atomic::compare_exchange: MPI_Compare_and_swap");
     segment.flush(address_.unit());
     if (found_bits == expected_bits) {
@@ -126,14 +129,20 @@ public:
   }
 
 private:
-  MPI_Aint displacement() const noexcept { return static_cast<MPI_Aint>(address_.byte_offset()); }
+  // The element's displacement in the window, once it is known to lie within the unit's part.
+  MPI_Aint displacement(const char* function) const {
+    address_.segment()->require_in_part(address_.unit(), address_.byte_offset(), sizeof(T), function);
+    return static_cast<MPI_Aint>(address_.byte_offset());
+  }
 
-  T fetch_op(T operand, MPI_Op op, const char* call) const {
+  T fetch_op(T operand, MPI_Op op, const char* function) const {
     const GlobalSegment& segment = *address_.segment();
     T previous{};
-    comm::check_mpi(MPI_Fetch_and_op(&operand, &previous, comm::mpi_datatype<T>(), address_.unit(), displacement(),
-                                     op, segment.window()),
-                    call);
+    const int code = MPI_Fetch_and_op(&operand, &previous, comm::mpi_datatype<T>(), address_.unit(),
+                                      displacement(function), op, segment.window());
+    if (code != MPI_SUCCESS) {
+      comm::check_mpi(code, std::string(function) + ": MPI_Fetch_and_op");
+    }
     segment.flush(address_.unit());
     return previous;
   }

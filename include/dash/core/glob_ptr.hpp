@@ -1,8 +1,13 @@
 #pragma once
 // dash::GlobPtr<T>: the address of a T in global memory: a segment, the unit that holds it and the
-// element offset in that unit's part. Arithmetic moves within the unit's part (to walk a global
-// range in pattern order use the containers' global iterators). A GlobPtr is cheap to copy and
-// valid while its segment lives.
+// element offset in that unit's part. A GlobPtr is cheap to copy and valid while its segment lives.
+//
+// Arithmetic moves within the unit's part, never on to the next unit: a GlobPtr carries no pattern
+// (as UPC++'s global_ptr), so it stays a small value that addresses any segment, not only a
+// container's, and p + n is one addition. To walk a container across units use its global
+// iterators (dash::GlobIter, pattern order), and for a position their difference from begin() or
+// iterator.pos(). Reading or writing past the end of the unit's part throws dash::OutOfRange
+// (GlobalSegment checks every access); forming such a pointer, like a past-the-end one, is allowed.
 
 #include <compare>
 #include <cstddef>
@@ -42,7 +47,7 @@ public:
   // True when the element is in the calling unit's own part.
   bool is_local() const noexcept { return segment_ != nullptr && unit_ == segment_->myid(); }
   // A plain pointer to the element when the caller can load/store it (its own part, or a unit on
-  // the same node); nullptr otherwise.
+  // the same node); nullptr otherwise. Like any raw pointer it is not checked against the part.
   T* local() const noexcept {
     if (segment_ == nullptr) {
       return nullptr;

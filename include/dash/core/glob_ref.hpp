@@ -1,7 +1,8 @@
 #pragma once
 // dash::GlobRef<T>: a reference to a T in global memory, what a container's operator[] and a
 // global iterator's operator* give. Reading converts to T, assigning writes; both are blocking
-// (a write has reached its target when the assignment returns). Compound assignments read, combine
+// (a write has reached its target when the assignment returns). An access past the end of the
+// unit's part of the segment throws dash::OutOfRange (see glob_ptr.hpp). Compound assignments read, combine
 // locally and write back: they are not atomic (use dash::Atomic<T> elements for that).
 // get_async/put_async return a dash::Future.
 
@@ -59,6 +60,8 @@ public:
 
   Future<value_type> get_async() const {
     const GlobalSegment& segment = *address_.segment();
+    // Checked here because the load below bypasses the segment's accessors.
+    segment.require_in_part(address_.unit(), address_.byte_offset(), sizeof(value_type), "dash::GlobRef::get_async");
     if (const value_type* memory = address_.local(); memory != nullptr) {
       return Future<value_type>(*memory);
     }
@@ -72,6 +75,8 @@ public:
     requires(!std::is_const_v<T>)
   {
     const GlobalSegment& segment = *address_.segment();
+    // Checked here because the store below bypasses the segment's accessors.
+    segment.require_in_part(address_.unit(), address_.byte_offset(), sizeof(value_type), "dash::GlobRef::put_async");
     if (value_type* memory = address_.local(); memory != nullptr) {
       *memory = value;
       return Future<void>::ready();

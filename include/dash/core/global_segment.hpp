@@ -8,10 +8,15 @@
 //
 // Construction and destruction are collective over the team: every member, in the same order.
 // A segment must be destroyed before its team is freed.
+//
+// Every read and write is checked against the size of the target unit's part (always, not only in
+// debug builds): an access past its end throws dash::OutOfRange instead of touching another unit's
+// memory or failing inside MPI.
 
 #include <cstddef>
 #include <memory>
 #include <span>
+#include <vector>
 
 #include <mpi.h>
 
@@ -52,6 +57,12 @@ public:
   // Unit `unit`'s memory when the caller can load/store it (itself or a member on its node, unless
   // DASH_SHARED_MEMORY=0), else nullptr.
   std::byte* direct(int unit) const noexcept { return window_->peer(unit); }
+  // The size in bytes of unit `unit`'s part (what it contributed to the allocation).
+  std::size_t part_bytes(int unit) const;
+  // Throws dash::OutOfRange naming `function`, the unit, the offset and the part's size unless
+  // `unit` is a member and `bytes` at byte `offset` lie within its part. The accessors below call
+  // it; callers that use window() directly (dash::Atomic) call it themselves.
+  void require_in_part(int unit, std::size_t offset, std::size_t bytes, const char* function) const;
 
   // Blocking reads and writes of `bytes` at byte offset `offset` of unit `unit`'s memory. A put
   // has completed at the target when it returns.
@@ -81,6 +92,7 @@ private:
   Team* team_;
   int myid_;
   std::unique_ptr<comm::NodeWindow> window_;
+  std::vector<std::size_t> part_bytes_;  // every member's part, by team rank
 };
 
 }  // namespace dash
