@@ -82,3 +82,5 @@
 #include <dash/core/team_spec.hpp>
 #include <dash/core/view_pattern.hpp>
 #include <dash/core/view_spec.hpp>
+#include <dash/core/when_all.hpp>
+#include <dash/core/when_any.hpp>

@@ -1,6 +1,9 @@
 // Global memory: GlobalSegment, GlobPtr, GlobRef (blocking and asynchronous), dash::Atomic, on
 // Team::All() and on sub-teams. The same binary runs again with DASH_SHARED_MEMORY=0, where every
-// access to another unit takes the RMA path instead of load/store.
+// access to another unit takes the RMA path instead of load/store. In order: GlobalSegment (access,
+// alignment, sub-teams, non-members), GlobPtr (arithmetic, walks within a unit's part, accesses
+// past it), GlobRef (compound and async operations, struct elements), dash::Atomic (every
+// operation and type). Futures have their own file, future_test.cpp.
 
 #include <cstddef>
 #include <cstdint>
@@ -209,26 +212,6 @@ TEST(GlobRef, ReadWriteCompoundAndAsync) {
       EXPECT_EQ(static_cast<long>(a[0]), 1);
     }
   }
-  a.barrier();
-}
-
-// A future assigned over one still pending finishes the old transfer before its buffer goes (with
-// DASH_SHARED_MEMORY=0 the transfers are MPI one-sided operations that complete later).
-TEST(Future, AssigningOverAPendingFutureFinishesItFirst) {
-  constexpr std::size_t per_unit = 4;
-  dash::Array<long> a(per_unit * static_cast<std::size_t>(P()));
-  for (std::size_t i = 0; i < per_unit; ++i) {
-    a.local[i] = 1000L * me() + static_cast<long>(i);
-  }
-  a.barrier();
-  const auto right = static_cast<std::size_t>((me() + 1) % P());
-  bool ok = true;
-  for (int round = 0; round < 50; ++round) {
-    dash::Future<long> read = a[per_unit * right].get_async();
-    read = a[per_unit * right + 1].get_async();
-    ok = ok && read.wait() == 1000L * static_cast<long>(right) + 1;
-  }
-  EXPECT_TRUE(dash::testing::on_all_ranks(ok));
   a.barrier();
 }
 

@@ -1,0 +1,69 @@
+#pragma once
+// Internal: the transfers of one asynchronous global-memory operation, all on one segment. A set
+// that is destroyed or assigned over while transfers are pending waits for them first, so no
+// transfer outlives the buffers it uses.
+
+#include <memory>
+#include <utility>
+#include <vector>
+
+#include <dash/comm/exception.hpp>
+#include <dash/core/global_segment.hpp>
+
+namespace dash::detail {
+
+class TransferSet {
+public:
+  TransferSet() = default;
+  explicit TransferSet(const GlobalSegment& segment) : segment_(&segment) {}
+  TransferSet(TransferSet&& other) noexcept
+      : segment_(std::exchange(other.segment_, nullptr)),
+        pending_(std::move(other.pending_)),
+        staging_(std::move(other.staging_)) {}
+  TransferSet& operator=(TransferSet&& other) noexcept {
+    if (this != &other) {
+      finish();
+      segment_ = std::exchange(other.segment_, nullptr);
+      pending_ = std::move(other.pending_);
+      staging_ = std::move(other.staging_);
+    }
+    return *this;
+  }
+  ~TransferSet() { finish(); }
+
+  void add(PendingTransfer transfer) { pending_.push_back(std::move(transfer)); }
+  // Keeps `staging` (a buffer the transfers read from) alive as long as this set.
+  void keep_alive(std::shared_ptr<const void> staging) { staging_.push_back(std::move(staging)); }
+  // Never blocks; true once every transfer has completed.
+  bool test() {
+    while (!pending_.empty() && segment_->test(pending_.back())) {
+      pending_.pop_back();
+    }
+    return pending_.empty();
+  }
+  // Blocks in MPI until every transfer has completed.
+  void wait() {
+    for (PendingTransfer& transfer : pending_) {
+      segment_->wait_for(transfer);
+    }
+    pending_.clear();
+  }
+
+private:
+  // Destructors must not throw: an MPI failure here can only be dropped.
+  void finish() noexcept {
+    try {
+      if (segment_ != nullptr) {
+        wait();
+      }
+    } catch (const Exception&) {
+      pending_.clear();
+    }
+  }
+
+  const GlobalSegment* segment_ = nullptr;
+  std::vector<PendingTransfer> pending_;
+  std::vector<std::shared_ptr<const void>> staging_;
+};
+
+}  // namespace dash::detail
