@@ -1,9 +1,11 @@
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <cstring>
 #include <string>
 #include <vector>
 
+#include <dash/comm/allgather.hpp>
 #include <dash/comm/environment.hpp>
 #include <dash/comm/exception.hpp>
 #include <dash/comm/int_count.hpp>
@@ -45,9 +47,8 @@ std::unique_ptr<comm::NodeWindow> open_window(Team& team, std::size_t local_byte
 // collective already).
 std::vector<std::size_t> all_part_bytes(Team& team, std::size_t local_bytes) {
   std::vector<std::uint64_t> all(team.size());
-  const auto mine = static_cast<std::uint64_t>(local_bytes);
-  comm::check_mpi(MPI_Allgather(&mine, 1, MPI_UINT64_T, all.data(), 1, MPI_UINT64_T, team.mpi_comm()),
-                  "dash::GlobalSegment: MPI_Allgather");
+  const std::array<std::uint64_t, 1> mine{local_bytes};
+  comm::allgather(mine, all, team.group());
   return {all.begin(), all.end()};
 }
 
