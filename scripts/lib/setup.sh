@@ -12,7 +12,7 @@ dash_packages=(
   libfftw3-dev libfftw3-mpi-dev
   libscalapack-openmpi-dev libscalapack-mpich-dev
   nlohmann-json3-dev libcli11-dev
-  gnuplot-nox
+  python3-matplotlib
 )
 
 dash_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)

@@ -1,0 +1,99 @@
+"""Figures of the suites without a figure of their own (one panel per case: ours and the baseline
+against size) and of sort (throughput per input distribution, one line per variant)."""
+
+import textwrap
+
+import bench_results
+import plot_style
+
+
+def short_name(text, width=34):
+    """The head of an impl/baseline description (up to its first ',', ': ' or '('), wrapped for a legend;
+    the full text is in the report."""
+    head = text
+    for mark in (",", ": ", "("):
+        head = head.split(mark)[0]
+    return textwrap.fill(head.strip(), width)
+
+
+def _by_case(rows):
+    cases = {}
+    for row in rows:
+        cases.setdefault(row["case"], []).append(row)
+    return cases
+
+
+def case_figure(suite, rows, header, outdir):
+    """Per case: the metric (when the rows carry one) or the median time, ours and the baseline's, per p."""
+    cases = _by_case(rows)
+    figure, axes, spare = plot_style.grid(len(cases))
+    for extra in spare:
+        extra.set_visible(False)
+    for ax, (case, points) in zip(axes, cases.items()):
+        metric = points[0].get("metric") if all("value" in row for row in points) else None
+        ps = sorted({row["p"] for row in points})
+        values = []
+        for side, key, style in (("impl", "value" if metric else "median_s", "-"),
+                                 ("baseline", "baseline_value" if metric else "baseline_median_s", "--")):
+            name = short_name(points[0][side])
+            for p in ps:
+                line = sorted((row["size"], row[key]) for row in points
+                              if row["p"] == p and row.get(key) is not None)
+                if not line:
+                    continue
+                label = name + (f" (p = {p})" if len(ps) > 1 else "")
+                ax.plot([size for size, _ in line], [value for _, value in line], marker="o" if side == "impl" else "s",
+                        linestyle=style, markersize=4, label=label)
+                values += [value for _, value in line]
+        plot_style.size_axis(ax, [row["size"] for row in points], points[0].get("size_unit", "size"))
+        plot_style.value_axis(ax, values, seconds=metric is None)
+        ax.set_ylabel(f"{metric} (higher is better)" if metric else "time (median; lower is better)")
+        ax.set_title(case)
+        ax.legend(loc="best", framealpha=0.7)
+    footer = ["Lines: ours (solid) and the case's baseline (dashed); the full descriptions are in the report.",
+              plot_style.provenance(header)]
+    return plot_style.save(figure, f"{suite}: ours and the baseline per case", footer, outdir, suite)
+
+
+def _distributions(cases):
+    """{root case: [variant cases]}: a variant's name is its root's name and a suffix (uint64_no_partial_merge)."""
+    roots = [case for case in cases if not any(case.startswith(other + "_") for other in cases if other != case)]
+    return {root: [case for case in cases if case.startswith(root + "_")] for root in roots}
+
+
+def sort_figure(rows, header, outdir):
+    cases = _by_case(rows)
+    groups = _distributions(cases)
+    figure, axes, spare = plot_style.grid(len(groups), columns=2, panel=(5.0, 3.8))
+    figure.set_figwidth(figure.get_figwidth() + 2.4)
+    for extra in spare:
+        extra.set_visible(False)
+    unit = rows[0].get("size_unit", "elements")
+    total = "in total" in unit  # sizes counted over all ranks, or per rank
+    for ax, (root, variants) in zip(axes, groups.items()):
+        values = []
+
+        def line(points, key, label, style, marker):
+            data = sorted((row["size"], row["size"] * (1 if total else row["p"]) / row[key]) for row in points
+                          if row.get(key) is not None)
+            if data:
+                ax.plot([s for s, _ in data], [r / 1e6 for _, r in data], linestyle=style, marker=marker,
+                        markersize=4, label=label)
+                values.extend(r / 1e6 for _, r in data)
+
+        line(cases[root], "median_s", "dash::sort", "-", "o")
+        line(cases[root], "baseline_median_s", short_name(cases[root][0]["baseline"]), "--", "s")
+        for variant in variants:
+            line(cases[variant], "baseline_median_s", variant[len(root) + 1:].replace("_", " "), ":", ".")
+        plot_style.size_axis(ax, [row["size"] for row in cases[root]], unit)
+        plot_style.value_axis(ax, values, seconds=False)
+        ax.set_ylabel("Melem/s = n / median time" if total else "Melem/s = n x p / median time")
+        ax.set_title(root)
+    # The same lines in every panel: one legend at the right, clear of the data.
+    handles, labels = axes[0].get_legend_handles_labels()
+    figure.legend(handles, labels, loc="center right", fontsize=8.5, frameon=False)
+    footer = ["dash::sort as timed next to the plain-MPI sample sort (its own case); each variant line is the "
+              "baseline of the case <distribution>_<variant> (one-process lines: one rank sorts everything).",
+              plot_style.provenance(header)]
+    return plot_style.save(figure, "sort: throughput against n, per input distribution", footer, outdir, "sort",
+                           right=1 - 2.4 / figure.get_figwidth())
