@@ -119,3 +119,11 @@ def load(path, required=()):
             raise ResultsError(f"{path}: a result {problem}: {row}")
     header = document.get("header")
     return header if isinstance(header, dict) else {}, rows
+
+
+def short_description(text):
+    """The head of an impl/baseline description, up to its first ',', ': ' or '(' ("plain MPI",
+    "FFTW-MPI", "std::memcpy"): what a legend or a one-line summary has room for."""
+    for mark in (",", ": ", "("):
+        text = text.split(mark)[0]
+    return text.strip()

@@ -8,12 +8,8 @@ import plot_style
 
 
 def short_name(text, width=34):
-    """The head of an impl/baseline description (up to its first ',', ': ' or '('), wrapped for a legend;
-    the full text is in the report."""
-    head = text
-    for mark in (",", ": ", "("):
-        head = head.split(mark)[0]
-    return textwrap.fill(head.strip(), width)
+    """The head of an impl/baseline description, wrapped for a legend; the full text is in the report."""
+    return textwrap.fill(bench_results.short_description(text), width)
 
 
 def _by_case(rows):

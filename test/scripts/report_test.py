@@ -145,6 +145,8 @@ def main():
         expect("coll/allgather" in misses and "coll/allreduce" not in misses and "sort/" not in misses,
                "only the misses are listed as misses", markdown)
 
+        check_glance(markdown)
+        check_html(directory, results, report)
         expect("did not finish" not in markdown, "a finished run is not called unfinished", markdown)
         unfinished = os.path.join(directory, "unfinished.json")
         with open(unfinished, "w", encoding="utf-8") as handle:
@@ -173,6 +175,45 @@ def main():
                    f"a result with {damage} is refused with exit 2", finished.stdout + finished.stderr)
         check_mpich_run(directory, report)
     print("scripts/report: all checks passed")
+
+
+def check_glance(markdown):
+    """The first table is the one-screen summary: one row per suite, coll judged by C1-C3 and missed."""
+    first = [line for line in markdown.split("## At a glance")[1].split("## ")[0].splitlines() if line.startswith("|")]
+    expect(markdown.index("## At a glance") < markdown.index("## Summary") and markdown.count("\n|") >= len(first)
+           and first[0].startswith("| suite |"), "the report opens with the summary table", markdown)
+    suites = [line.strip("|").split("|")[0].strip() for line in first[2:]]
+    expect(suites == ["coll", "matvec", "halo", "gups", "stream", "sort"], "one summary row per suite present", markdown)
+    coll = first[2]
+    expect("C1" in coll and "C3" in coll and "**no**: of 6, 1 MISS" in coll, "coll's row: its goals and its miss",
+           markdown)
+    expect("| 1.20 (1.10 - 1.30) | 1.20 |" in first[3] and "**no**: of 2, 1 MISS" in first[3]
+           and "**UNVERIFIED**" in first[7],
+           "matvec's row: the ratio's median, range, value at the largest size; sort's failed verification", markdown)
+
+
+def check_html(directory, results, report):
+    """report.html next to report.md: self-contained, the plots embedded when they exist."""
+    page = os.path.join(os.path.dirname(report), "report.html")
+    with open(page, encoding="utf-8") as handle:
+        text = handle.read()
+    expect("<table>" in text and "<h2>At a glance</h2>" in text and 'src="http' not in text and "<img" not in text,
+           "report.html holds the report's tables and no image without plots", text[:2000])
+    plots = os.path.join(directory, "figures")
+    os.makedirs(plots)
+    with open(os.path.join(plots, "coll_time.png"), "wb") as handle:
+        handle.write(b"\x89PNG\r\n\x1a\nfake")
+    finished = subprocess.run([sys.executable, REPORT, results, report, "--plots", plots], capture_output=True,
+                              text=True, check=False)
+    with open(report, encoding="utf-8") as handle:
+        markdown = handle.read()
+    with open(page, encoding="utf-8") as handle:
+        text = handle.read()
+    expect(finished.returncode == 0 and "![coll_time](../figures/coll_time.png)" in markdown
+           and markdown.index("## Plots") < markdown.index("## Goals"),
+           "the plots that exist are linked relative to the report, before the tables", markdown)
+    expect('<img alt="coll_time" src="data:image/png;base64,' in text and 'src="http' not in text,
+           "report.html embeds the plots", text[:2000])
 
 
 def no_baseline(point_row, reason):
