@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""The tables of sim/run-alltoall (docs/results/smpi_alltoall.md) from dash-sim-alltoall's files.
+"""The tables of sim/run-alltoall (docs/results/smpi_alltoall.md) from dash-sim-alltoall's files, with links to
+the figures sim/alltoall_plot.py draws beside them.
 
     alltoall_report.py --commands FILE --markdown OUT.md [--json OUT.json] RAW.json...
 
@@ -11,6 +12,7 @@ MPI_Alltoall.
 """
 import argparse
 import json
+import os
 from collections import defaultdict
 
 
@@ -124,6 +126,10 @@ def main():
              "sim/alltoall_sim.cpp). Ratios above 1: ours faster. Blocks: bytes per pair of ranks; `NAME@W`: "
              "sliding window W (`@S/R`: S sends, R receives); `partial:ALGORITHM@W`: partial consumption over that "
              "algorithm.", ""]
+    # The figures sim/alltoall_plot.py draws next to this file from the same record.
+    stem = os.path.splitext(os.path.basename(arguments.markdown))[0]
+    lines += [f"![All-to-all: time against block size per P]({stem}_exchange.png)", "",
+              f"![All-to-all + merge: time against block size per P]({stem}_merge.png)", ""]
     lines += exchange_tables([r for r in rows if r["workload"] == "exchange"])
     lines += merge_tables([r for r in rows if r["workload"] == "merge"])
     with open(arguments.markdown, "w") as file:

@@ -1,0 +1,138 @@
+#!/usr/bin/python3
+"""The figures of sim/run-alltoall, in the form of Kowalewski (2021, ch. 7): time against block size, one line
+per variant, one panel per P.
+
+    alltoall_plot.py TABLES.json OUTDIR
+
+TABLES.json is what sim/alltoall_report.py writes (docs/results/smpi_alltoall.json). Writes, as PNG and SVG:
+  <stem>_exchange  all-to-all: every contender of ours (solid; the library's choice bold) and SMPI's
+                   algorithms and selectors (dashed), one panel per P
+  <stem>_merge     all-to-all + merge: every variant, one panel per P, merge threads and progress setting
+Exit status 2 with a message naming the problem for a file that is not such a record.
+
+/usr/bin/python3: Debian's matplotlib (python3-matplotlib), also where another python3 comes first on PATH.
+"""
+import json
+import os
+import sys
+from collections import defaultdict
+
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.realpath(__file__)), "..", "scripts", "lib"))
+import plot_style  # noqa: E402  (found through the path set above)
+
+FIELDS = ("workload", "contender", "mpi", "p", "size", "median_s")
+
+
+def fail(message):
+    print(f"sim/alltoall_plot.py: {message}", file=sys.stderr)
+    sys.exit(2)
+
+
+def load(path):
+    try:
+        with open(path, encoding="utf-8") as file:
+            document = json.load(file)
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+        fail(f"cannot read {path}: {error}")
+    rows = document.get("measurements") if isinstance(document, dict) else None
+    if not isinstance(rows, list) or not rows:
+        fail(f"{path} is not a sim/alltoall_report.py record (no 'measurements' list)")
+    for row in rows:
+        missing = [key for key in FIELDS if not isinstance(row, dict) or key not in row]
+        if missing:
+            fail(f"{path}: a measurement lacks {', '.join(missing)}: {row}")
+        if not (isinstance(row["median_s"], (int, float)) and row["median_s"] > 0):
+            fail(f"{path}: a measurement has median_s {row['median_s']!r}, not a positive number of seconds")
+    return document.get("runs", [{}])[0], rows
+
+
+def draw_lines(ax, rows, style_of, colours):
+    """One line per contender, in the order they first appear, each in its colour across all panels."""
+    by_contender = defaultdict(list)
+    for row in rows:
+        by_contender[row["contender"]].append(row)
+    for contender, points in by_contender.items():
+        points.sort(key=lambda row: row["size"])
+        style = {"color": colours[contender], **style_of(contender, points[0])}
+        ax.plot([row["size"] for row in points], [row["median_s"] for row in points], label=contender, **style)
+
+
+def exchange_style(contender, row):
+    if contender == "selected":
+        return {"color": "black", "linewidth": 2.2, "marker": "o", "markersize": 4, "zorder": 3}
+    return {"linestyle": "--" if row["mpi"] else "-", "linewidth": 1.0, "marker": "." if row["mpi"] else "x",
+            "markersize": 4}
+
+
+def merge_style(contender, row):
+    if contender == "blocking":
+        return {"color": "black", "linewidth": 2.0, "marker": "o", "markersize": 4}
+    return {"linestyle": "--" if row["mpi"] else "-", "linewidth": 1.2, "marker": "x", "markersize": 4}
+
+
+def panels(rows, key, outdir, name, title, describe, style_of, footer):
+    """A figure with one panel per value of key(row), a shared legend on the right."""
+    groups = defaultdict(list)
+    for row in rows:
+        groups[key(row)].append(row)
+    # tab20: up to 20 contenders in distinct colours, the same in every panel.
+    palette = plot_style.plt.get_cmap("tab20").colors
+    contenders = list(dict.fromkeys(row["contender"] for row in rows))
+    colours = {contender: palette[index % len(palette)] for index, contender in enumerate(contenders)}
+    figure, axes, spare = plot_style.grid(len(groups), columns=2)
+    for ax in spare:
+        ax.set_visible(False)
+    handles = {}
+    for ax, (group, points) in zip(axes, sorted(groups.items())):
+        draw_lines(ax, points, style_of, colours)
+        plot_style.size_axis(ax, [row["size"] for row in points], "bytes per pair of ranks")
+        plot_style.value_axis(ax, [row["median_s"] for row in points], seconds=True)
+        ax.set_ylabel("time (simulated, slowest rank)")
+        ax.set_title(describe(group))
+        for handle, label in zip(*ax.get_legend_handles_labels()):
+            handles.setdefault(label, handle)
+    figure.legend(list(handles.values()), list(handles.keys()), loc="center right", frameon=False)
+    return plot_style.save(figure, title, footer, outdir, name, right=0.8)
+
+
+def merge_group(row):
+    return row["p"], row.get("merge_threads") or 1, row.get("progress_every_s") or 0
+
+
+def describe_merge(group):
+    p, threads, progress = group
+    text = f"P = {p}, merges by {threads:g} thread" + ("" if threads == 1 else "s")
+    return text + (f", tests every {progress * 1e6:.2g} us" if progress else "")
+
+
+def main():
+    if len(sys.argv) != 3:
+        fail("usage: alltoall_plot.py TABLES.json OUTDIR")
+    path, outdir = sys.argv[1:]
+    header, rows = load(path)
+    os.makedirs(outdir, exist_ok=True)
+    stem = os.path.splitext(os.path.basename(path))[0]
+    where = (f"{header.get('mpi_library', 'SMPI')}, platform {header.get('platform', '?')}; medians of the timed "
+             "calls of each run, simulated seconds of the slowest rank (sim/run-alltoall, sim/alltoall_report.py).")
+    written = []
+    exchange = [row for row in rows if row["workload"] == "exchange"]
+    if exchange:
+        written += panels(exchange, lambda row: row["p"], outdir, f"{stem}_exchange",
+                          "All-to-all at simulated scale: time against block size", lambda p: f"P = {p}",
+                          exchange_style,
+                          [where, "Solid: ours (bold: the library's choice; NAME@W: sliding window W); dashed: SMPI's "
+                           "algorithms and its selectors (smpi: ...)."])
+    merge = [row for row in rows if row["workload"] == "merge"]
+    if merge:
+        written += panels(merge, merge_group, outdir, f"{stem}_merge",
+                          "All-to-all + merge at simulated scale: time against block size", describe_merge,
+                          merge_style,
+                          [where, "Bold: blocking exchange, then merge; partial: runs merged as they arrive "
+                           "(partial:ALGORITHM@W over that schedule); mpi: MPI_Alltoall, then merge."])
+    for output in written:
+        print(output)
+
+
+if __name__ == "__main__":
+    main()
