@@ -1,5 +1,6 @@
 """Figures of the suites without a figure of their own (one panel per case: ours and the baseline
-against size) and of sort (throughput per input distribution, one line per variant)."""
+against size; a bar per case when each case has one point only) and of sort (throughput per input
+distribution, one line per variant)."""
 
 import textwrap
 
@@ -49,6 +50,40 @@ def case_figure(suite, rows, header, outdir):
     footer = ["Lines: ours (solid) and the case's baseline (dashed); the full descriptions are in the report.",
               plot_style.provenance(header)]
     return plot_style.save(figure, f"{suite}: ours and the baseline per case", footer, outdir, suite)
+
+
+def single_points(rows):
+    """Whether every case of a suite was measured at one p and size only (sim/run's SMPI points)."""
+    return all(len({(row["p"], row["size"]) for row in points}) == 1 for points in _by_case(rows).values())
+
+
+def point_figure(suite, rows, header, outdir):
+    """Suites of one point per case: a bar per case (its median time), the baseline's as a dashed line."""
+    points = sorted(rows, key=lambda row: row["median_s"])
+    figure, axes, _ = plot_style.grid(1, columns=1, panel=(9.0, 0.24 * len(points) + 1.2))
+    ax = axes[0]
+    ours = [".smpi." not in row["case"] and ".native." not in row["case"] for row in points]
+    ax.barh(range(len(points)), [row["median_s"] for row in points],
+            color=["#1f77b4" if mine else "#bbbbbb" for mine in ours])
+    ax.set_yticks(range(len(points)), [row["case"] for row in points])
+    ax.invert_yaxis()
+    baselines = {row["baseline_median_s"] for row in points if row.get("baseline_median_s")}
+    for baseline in sorted(baselines):
+        ax.axvline(baseline, color="#d62728", linestyle="--", linewidth=1.2,
+                   label=short_name(points[0]["baseline"], 60))
+    times = [row["median_s"] for row in points] + sorted(baselines)
+    if max(times) / min(times) > 10:
+        ax.set_xscale("log")
+    ax.xaxis.set_major_formatter(plot_style.FuncFormatter(lambda value, _: plot_style.human_seconds(value)))
+    ax.set_xlabel("time (median; lower is better)")
+    ax.grid(axis="y", visible=False)
+    if baselines:
+        ax.legend(loc="lower right", framealpha=0.8)
+    row = points[0]
+    footer = [f"One point per case: p = {row['p']}, {plot_style.human_bytes(row['size'])} "
+              f"{row.get('size_unit', '').replace('bytes ', '', 1)}; blue: ours, grey: the MPI's own algorithms.",
+              plot_style.provenance(header)]
+    return plot_style.save(figure, f"{suite}: every case at one point", footer, outdir, suite)
 
 
 def _distributions(cases):

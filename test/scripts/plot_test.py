@@ -5,7 +5,7 @@
 
 Runs the script (through its shebang: Debian's python3 with python3-matplotlib) on a small results
 file with coll, sort, npb and an unknown suite, then on docs/results/full_run/results.json with the
-SMPI team record, and checks the PNG files; then on damaged files.
+SMPI team record and on sim/run's docs/results/smpi.json, and checks the PNG files; then on damaged files.
 """
 
 import json
@@ -77,6 +77,14 @@ def main():
         expect_pngs(full, ("coll_time", "coll_ratio_heatmap", "sort", "npb", "halo", "fft", "matvec", "gups",
                            "stream", "array", "alltoall_merge", "overlap", "team", "team_emulation",
                            "team_split_smpi_1colors", "team_split_smpi_16colors"), output)
+
+        # sim/run's record: one point per case (a bar per case), points not checked (verified null).
+        smpi = os.path.join(directory, "smpi")
+        finished = run(os.path.join(ROOT, "docs/results/smpi.json"), smpi)
+        output = finished.stdout + finished.stderr
+        expect(finished.returncode == 0, "sim/run's SMPI record is plotted", output)
+        expect_pngs(smpi, ("smpi-torus-8x8x8-allgather", "smpi-torus-8x8x8-reduce_scatter",
+                           "smpi-fat-tree-512-mu1-allgather"), output)
 
         broken = os.path.join(directory, "broken.json")
         for content, named in ((json.dumps({"results": [dict(ROWS[0], median_s=-1.0)]}), "median_s"),
