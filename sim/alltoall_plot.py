@@ -4,7 +4,7 @@ per variant, one panel per P.
 
     alltoall_plot.py TABLES.json OUTDIR
 
-TABLES.json is what sim/alltoall_report.py writes (docs/results/smpi_alltoall.json). Writes, as PNG and SVG:
+TABLES.json is what sim/alltoall_report.py writes (docs/results/smpi_alltoall.json). Writes, as PNG:
   <stem>_exchange  all-to-all: every contender of ours (solid; the library's choice bold) and SMPI's
                    algorithms and selectors (dashed), one panel per P
   <stem>_merge     all-to-all + merge: every variant, one panel per P, merge threads and progress setting
@@ -20,6 +20,8 @@ from collections import defaultdict
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.realpath(__file__)), "..", "scripts", "lib"))
 import plot_style  # noqa: E402  (found through the path set above)
+
+plot_style.FORMATS[:] = ["png"]  # the figures are kept in docs/results: no SVG copies
 
 FIELDS = ("workload", "contender", "mpi", "p", "size", "median_s")
 
