@@ -1,15 +1,19 @@
 #!/usr/bin/python3
-"""The figures of a sim/run record beside its tables: scripts/plot on TABLES.json into TABLES_plots/, and a
-"## Figures" section at the end of TABLES.md that links each (replaced, not added, when run again).
+"""The figures of a sim/run or sim/run-team record beside its tables, in TABLES_plots/, and a "## Figures"
+section at the end of TABLES.md that links each (replaced, not added, when run again).
 
-    sim/figures.py docs/results/smpi.md
+    sim/figures.py docs/results/smpi.md        scripts/plot on TABLES.json (sim/run's records)
+    sim/figures.py docs/results/team_smpi.md   the split time against P per color count (sim/run-team's,
+                                               which has no JSON beside it)
 
-sim/run calls it after sim/report.py has written TABLES.md and TABLES.json. Exit status 2 with a message when
-the record cannot be read or plotted.
+sim/run and sim/run-team call it after their reports. Exit status 2 with a message when the record cannot
+be read or plotted.
 """
 import os
 import subprocess
 import sys
+
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 
 ROOT = os.path.join(os.path.dirname(os.path.realpath(__file__)), "..")
 SECTION = "## Figures"
@@ -20,16 +24,36 @@ def fail(message):
     sys.exit(2)
 
 
+def team_figures(tables, plots):
+    """sim/run-team's split time tables as figures (scripts/lib/plots_team_smpi.py), PNG only."""
+    sys.path.insert(0, os.path.join(ROOT, "scripts", "lib"))
+    import plot_style  # noqa: E402  (found through the path set above)
+    import plots_team_smpi  # noqa: E402
+
+    plot_style.FORMATS[:] = ["png"]
+    os.makedirs(plots, exist_ok=True)
+    try:
+        plots_team_smpi.figures(tables, plots)
+    except (OSError, ValueError) as error:
+        fail(f"cannot draw the split times of {tables}: {error}")
+
+
 def main():
     if len(sys.argv) != 2 or not sys.argv[1].endswith(".md"):
         fail("usage: sim/figures.py TABLES.md (with TABLES.json beside it)")
     tables = sys.argv[1]
     stem = os.path.splitext(tables)[0]
     plots = f"{stem}_plots"
-    plotted = subprocess.run([os.path.join(ROOT, "scripts", "plot"), f"{stem}.json", plots, "--png-only"],
-                             capture_output=True, text=True, check=False)
-    if plotted.returncode != 0:
-        fail(f"scripts/plot failed on {stem}.json: {plotted.stderr.strip()}")
+    if os.path.exists(f"{stem}.json"):
+        source = f"scripts/plot on `{os.path.basename(stem)}.json`): per platform and operation, every algorithm " \
+                 "against SMPI's best native one"
+        plotted = subprocess.run([os.path.join(ROOT, "scripts", "plot"), f"{stem}.json", plots, "--png-only"],
+                                 capture_output=True, text=True, check=False)
+        if plotted.returncode != 0:
+            fail(f"scripts/plot failed on {stem}.json: {plotted.stderr.strip()}")
+    else:
+        source = "its split time tables): per color count, the split time against P of every variant"
+        team_figures(tables, plots)
     figures = sorted(name for name in os.listdir(plots) if name.endswith(".png"))
     try:
         with open(tables, encoding="utf-8") as file:
@@ -39,8 +63,7 @@ def main():
     text = text.split(f"\n{SECTION}\n")[0].rstrip("\n")
     directory = os.path.basename(plots)
     lines = ["", "", SECTION, "",
-             f"Drawn by `sim/figures.py {tables}` (scripts/plot on `{os.path.basename(stem)}.json`): per platform "
-             "and operation, every algorithm against SMPI's best native one.", ""]
+             f"Drawn by `sim/figures.py {tables}` ({source}.", ""]
     for name in figures:
         lines += [f"![{os.path.splitext(name)[0]}]({directory}/{name})", ""]
     with open(tables, "w", encoding="utf-8") as file:

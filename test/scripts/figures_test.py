@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""sim/figures.py must draw a sim/run record's figures beside its tables and link each from one "## Figures"
-section, the same after a second run, and refuse bad input with exit 2.
+"""sim/figures.py must draw a sim/run or sim/run-team record's figures beside its tables and link each from one
+"## Figures" section, the same after a second run, and refuse bad input with exit 2.
 
     figures_test.py path/to/sim/figures.py
 """
@@ -38,6 +38,21 @@ def main():
             assert "## All points" in text, "the tables stay"
         assert not [name for name in os.listdir(os.path.join(directory, "smpi_reduce_sweep_plots"))
                     if name.endswith(".svg")], "PNG only in docs/results"
+        # sim/run-team's record: no JSON beside it; the figures come from its split time tables.
+        shutil.copy(os.path.join(RESULTS, "team_smpi.md"), directory)
+        team = os.path.join(directory, "team_smpi.md")
+        for attempt in (1, 2):
+            result = run(team)
+            assert result.returncode == 0, result.stderr
+            with open(team, encoding="utf-8") as file:
+                text = file.read()
+            assert text.count("\n## Figures\n") == 1, f"team, run {attempt}: one Figures section"
+            links = re.findall(r"!\[[^]]*\]\(([^)]+)\)", text.split("\n## Figures\n")[1])
+            assert sorted(links) == ["team_smpi_plots/team_split_smpi_16colors.png",
+                                     "team_smpi_plots/team_split_smpi_1colors.png"], links
+            for link in links:
+                assert os.path.isfile(os.path.join(directory, link)), f"{link} was not drawn"
+
         result = run(os.path.join(directory, "missing.md"))
         assert result.returncode == 2 and result.stderr.startswith("sim/figures.py: "), result.stderr
         result = run("no_extension")
