@@ -20,38 +20,36 @@ def run(*arguments):
     return subprocess.run([FIGURES, *arguments], capture_output=True, text=True, check=False)
 
 
+def figure_links(tables):
+    """Runs sim/figures.py on `tables` twice; after each run, one Figures section whose links all exist.
+    Returns the links and the text."""
+    directory = os.path.dirname(tables)
+    for attempt in (1, 2):
+        result = run(tables)
+        assert result.returncode == 0, result.stderr
+        with open(tables, encoding="utf-8") as file:
+            text = file.read()
+        assert text.count("\n## Figures\n") == 1, f"{tables}, run {attempt}: one Figures section"
+        links = re.findall(r"!\[[^]]*\]\(([^)]+)\)", text.split("\n## Figures\n")[1])
+        for link in links:
+            assert os.path.isfile(os.path.join(directory, link)), f"{link} was not drawn"
+    return links, text
+
+
 def main():
     with tempfile.TemporaryDirectory() as directory:
         for extension in ("md", "json"):
             shutil.copy(os.path.join(RESULTS, f"smpi_reduce_sweep.{extension}"), directory)
-        tables = os.path.join(directory, "smpi_reduce_sweep.md")
-        for attempt in (1, 2):
-            result = run(tables)
-            assert result.returncode == 0, result.stderr
-            with open(tables, encoding="utf-8") as file:
-                text = file.read()
-            assert text.count("\n## Figures\n") == 1, f"run {attempt}: one Figures section"
-            links = re.findall(r"!\[[^]]*\]\(([^)]+)\)", text.split("\n## Figures\n")[1])
-            assert len(links) == 4, f"run {attempt}: a link per platform and operation, got {links}"
-            for link in links:
-                assert os.path.isfile(os.path.join(directory, link)), f"{link} was not drawn"
-            assert "## All points" in text, "the tables stay"
+        links, text = figure_links(os.path.join(directory, "smpi_reduce_sweep.md"))
+        assert len(links) == 4, f"a link per platform and operation, got {links}"
+        assert "## All points" in text, "the tables stay"
         assert not [name for name in os.listdir(os.path.join(directory, "smpi_reduce_sweep_plots"))
                     if name.endswith(".svg")], "PNG only in docs/results"
         # sim/run-team's record: no JSON beside it; the figures come from its split time tables.
         shutil.copy(os.path.join(RESULTS, "team_smpi.md"), directory)
-        team = os.path.join(directory, "team_smpi.md")
-        for attempt in (1, 2):
-            result = run(team)
-            assert result.returncode == 0, result.stderr
-            with open(team, encoding="utf-8") as file:
-                text = file.read()
-            assert text.count("\n## Figures\n") == 1, f"team, run {attempt}: one Figures section"
-            links = re.findall(r"!\[[^]]*\]\(([^)]+)\)", text.split("\n## Figures\n")[1])
-            assert sorted(links) == ["team_smpi_plots/team_split_smpi_16colors.png",
-                                     "team_smpi_plots/team_split_smpi_1colors.png"], links
-            for link in links:
-                assert os.path.isfile(os.path.join(directory, link)), f"{link} was not drawn"
+        links, _ = figure_links(os.path.join(directory, "team_smpi.md"))
+        assert sorted(links) == ["team_smpi_plots/team_split_smpi_16colors.png",
+                                 "team_smpi_plots/team_split_smpi_1colors.png"], links
 
         result = run(os.path.join(directory, "missing.md"))
         assert result.returncode == 2 and result.stderr.startswith("sim/figures.py: "), result.stderr
