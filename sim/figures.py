@@ -2,7 +2,8 @@
 """The figures of a sim/run or sim/run-team record beside its tables, in TABLES_plots/, and a "## Figures"
 section at the end of TABLES.md that links each (replaced, not added, when run again).
 
-    sim/figures.py docs/results/smpi.md        scripts/plot on TABLES.json (sim/run's records)
+    sim/figures.py docs/results/smpi.md        sim/run's records (TABLES.json): sim/sweep_plot.py for a size
+                                               sweep, else scripts/plot (one size: bars per algorithm)
     sim/figures.py docs/results/team_smpi.md   the split time against P per color count (sim/run-team's,
                                                which has no JSON beside it)
 
@@ -45,12 +46,21 @@ def main():
     stem = os.path.splitext(tables)[0]
     plots = f"{stem}_plots"
     if os.path.exists(f"{stem}.json"):
-        source = f"scripts/plot on `{os.path.basename(stem)}.json`): per platform and operation, every algorithm " \
-                 "against SMPI's best native one"
-        plotted = subprocess.run([os.path.join(ROOT, "scripts", "plot"), f"{stem}.json", plots, "--png-only"],
-                                 capture_output=True, text=True, check=False)
-        if plotted.returncode != 0:
-            fail(f"scripts/plot failed on {stem}.json: {plotted.stderr.strip()}")
+        sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
+        import sweep_plot  # noqa: E402  (sim/sweep_plot.py, found through the path set above)
+
+        header, rows = sweep_plot.load(f"{stem}.json")
+        if sweep_plot.is_sweep(rows):
+            source = f"sim/sweep_plot.py on `{os.path.basename(stem)}.json`): per operation, time against message " \
+                     "size, one panel per platform, the library's choice and SMPI's selectors as lines"
+            sweep_plot.draw_record(header, rows, plots, os.path.basename(stem))
+        else:  # one size per contender: scripts/plot's bars, every algorithm against SMPI's best native one
+            source = f"scripts/plot on `{os.path.basename(stem)}.json`): per platform and operation, every " \
+                     "algorithm against SMPI's best native one"
+            plotted = subprocess.run([os.path.join(ROOT, "scripts", "plot"), f"{stem}.json", plots, "--png-only"],
+                                     capture_output=True, text=True, check=False)
+            if plotted.returncode != 0:
+                fail(f"scripts/plot failed on {stem}.json: {plotted.stderr.strip()}")
     else:
         source = "its split time tables): per color count, the split time against P of every variant"
         team_figures(tables, plots)

@@ -174,6 +174,7 @@ def main():
             expect(finished.returncode == 2 and "Traceback" not in finished.stderr,
                    f"a result with {damage} is refused with exit 2", finished.stdout + finished.stderr)
         check_mpich_run(directory, report)
+        check_npb_reference(directory)
     print("scripts/report: all checks passed")
 
 
@@ -190,6 +191,37 @@ def check_glance(markdown):
     expect("| 1.20 (1.10 - 1.30) | 1.20 |" in first[3] and "**no**: of 2, 1 MISS" in first[3]
            and "**UNVERIFIED**" in first[7],
            "matvec's row: the ratio's median, range, value at the largest size; sort's failed verification", markdown)
+
+
+def npb_point(case, size, npb_class, seconds):
+    """An NPB row: the class in size_unit's "<size> <class>" list, the kernel's own time as <case>_seconds."""
+    row = point("npb", case, size, seconds, seconds)
+    row["size_unit"] = f"keys (the NPB {case.upper()} class: {size} {npb_class})"
+    row["extra"] = [{"name": f"{case}_seconds", "unit": "s", "median": seconds, "min": seconds, "max": seconds}]
+    return row
+
+
+def check_npb_reference(directory):
+    """NPB's second summary row: against the official times (bench/npb_reference.json: CG A 0.418 s, IS A
+    0.147 s) where the run has a class they cover, else says that it has none; --markdown-only writes no
+    report.html."""
+    results = os.path.join(directory, "npb.json")
+    report = os.path.join(directory, "npb", "report.md")
+    for points, expected in (([npb_point("cg", 14000, "A", 0.209), npb_point("is", 8388608, "A", 0.294)],
+                              "| 1.25 (0.50 - 2.00) | 1.25 (class A) | reference, no goal | ours faster in 1 of 2: CG A |"),
+                             ([npb_point("is", 65536, "S", 0.005)],
+                              "| - | - | reference, no goal | n/a: the reference covers classes A, B only |")):
+        with open(results, "w", encoding="utf-8") as handle:
+            json.dump({"header": {}, "results": points}, handle)
+        finished = subprocess.run([sys.executable, REPORT, results, report, "--markdown-only"],
+                                  capture_output=True, text=True, check=False)
+        with open(report, encoding="utf-8") as handle:
+            markdown = handle.read()
+        row = next((line for line in markdown.splitlines() if line.startswith("| npb vs NPB3.4-MPI |")), "")
+        expect(finished.returncode == 0 and row.endswith(expected), f"the NPB reference row ends with {expected}",
+               markdown)
+        expect(not os.path.exists(os.path.join(directory, "npb", "report.html")), "--markdown-only: no report.html",
+               markdown)
 
 
 def check_html(directory, results, report):
