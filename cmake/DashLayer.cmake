@@ -3,7 +3,7 @@
 # Creates the layer target dash_<name> with the alias dash::<name>. A layer with
 # compiled sources is a library; a layer that so far holds only header templates
 # is an INTERFACE target. Either way it links exactly the layer below it, which
-# is how DESIGN.md §1 keeps the layering one-directional.
+# is how docs/design.md §1 keeps the layering one-directional.
 function(dash_add_layer name)
   cmake_parse_arguments(ARG "" "BELOW" "SOURCES" ${ARGN})
   set(target dash_${name})

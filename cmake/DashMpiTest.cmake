@@ -1,4 +1,4 @@
-# Test registration helpers (DESIGN.md §5).
+# Test registration helpers (docs/design.md §5).
 #
 #   dash_add_unit_test(<name> SOURCES ... [LIBS ...])
 #       A GoogleTest executable without MPI; each test case becomes one CTest entry.

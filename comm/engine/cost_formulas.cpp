@@ -48,8 +48,8 @@ bool from_three_ranks(const CostShape& shape) { return shape.size >= 3; }
 bool from_four_ranks(const CostShape& shape) { return shape.size >= 4; }
 
 // T_k(p): the critical path of a k-ary heap tree whose nodes serve their children one after the
-// other, the largest sum of child positions on a root-to-node path (seed 004 Eq. 4.1). Level d is
-// complete up to the level of rank p - 1, where only the first nodes exist.
+// other, the largest sum of child positions on a root-to-node path (Kowalewski 2021 Eq. 4.1). Level
+// d is complete up to the level of rank p - 1, where only the first nodes exist.
 double heap_tree_startups(int p, int k) {
   if (p <= 1) {
     return 0;
@@ -81,7 +81,7 @@ double heap_tree_startups(int p, int k) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Allreduce (allreduce.hpp; seed 001)
+// Allreduce (allreduce.hpp; Rabenseifner 2004)
 
 CostTerms allreduce_recursive_doubling_terms(const CostShape& shape) {
   const Group g(shape.size);
@@ -100,10 +100,10 @@ CostTerms allreduce_rabenseifner_terms(const CostShape& shape) {
   return {2 * g.lg + 3, (4 - 2 / g.p2) * n, (1.5 - 1 / g.p2) * n, s};
 }
 
-// Binary blocks (seed 001 §2.4): every block of 2^e ranks halves on its own, then pieces cascade
-// from the smallest block up and back down, one message per round, each message starting when
-// both its sender and its receiver reach it (the verifier's rule); the cascade makes ranks of one
-// block finish at different times, so their clocks are followed one by one (O(p)). Every block
+// Binary blocks (Rabenseifner 2004 §3.6): every block of 2^e ranks halves on its own, then pieces
+// cascade from the smallest block up and back down, one message per round, each message starting
+// when both its sender and its receiver reach it (the verifier's rule); the cascade makes ranks of
+// one block finish at different times, so their clocks are followed one by one (O(p)). Every block
 // then doubles back on its own from its latest rank.
 CostTerms allreduce_binary_blocks_terms(const CostShape& shape) {
   struct Clock {
@@ -253,9 +253,9 @@ CostTerms reduce_scatter_recursive_halving_terms(const CostShape& shape) {
   if (g.power_of_two()) {
     return {g.lg, (g.p - 1) * s, (g.p - 1) * s, copied};
   }
-  // Seed 001 §2.3's halving over p S blocks: the pre-step moves p S and combines the larger half,
-  // (p'/2 + ⌈r/2⌉) S; the step at distance m moves and combines the chunks of p'/2m survivors,
-  // ⌈r/2m⌉ of them paired; the last message carries S.
+  // Rabenseifner 2004 §3.5's halving over p S blocks: the pre-step moves p S and combines the
+  // larger half, (p'/2 + ⌈r/2⌉) S; the step at distance m moves and combines the chunks of p'/2m
+  // survivors, ⌈r/2m⌉ of them paired; the last message carries S.
   double paired = 0;
   for (double m = 1; m < g.p2; m *= 2) {
     paired += std::ceil(g.r / (2 * m));
@@ -341,14 +341,14 @@ CostTerms bcast_scatter_allgather_terms(const CostShape& shape) {
   return {g.ceil_lg + g.p - 1, 2 * (g.p - 1) * n / g.p, 0, 0};
 }
 
-// One block per message: p + S - 2 (seed 004 Eq. 4.5).
+// One block per message: p + S - 2 (Kowalewski 2021 Eq. 4.5).
 CostTerms bcast_pipelined_chain_terms(const CostShape& shape) {
   const double path = shape.size > 1 ? shape.size + segments(shape) - 2 : 0;
   return {path, path, 0, 0};
 }
 
 // One block per message, each node sending to two children per block: T_2(p) + 2(S - 1) for
-// p > 2 (seed 004 Eq. 4.6); a single child takes one round per block.
+// p > 2 (Kowalewski 2021 Eq. 4.6); a single child takes one round per block.
 CostTerms bcast_pipelined_binary_tree_terms(const CostShape& shape) {
   const double s = segments(shape);
   const double path = shape.size > 2 ? heap_tree_startups(shape.size, 2) + 2 * (s - 1) : (shape.size == 2 ? s : 0);

@@ -110,8 +110,9 @@ struct Algorithm {
   bool scratch_holds_own_blocks = false;
   // Runs in the node's collective arena (shared_memory_run.hpp) instead of a schedule; `generate` is empty.
   bool shared_memory = false;
-  // A topology-aware schedule (seed 000 ch. 3): generated on the network's grid (CollectiveShape::grid), priced
-  // only on a network (no closed form), a candidate of the library's choice only when facts.network is set.
+  // A topology-aware schedule (Sack 2011 ch. 3): generated on the network's grid
+  // (CollectiveShape::grid), priced only on a network (no closed form), a candidate of the
+  // library's choice only when facts.network is set.
   bool topology = false;
   // Arena allreduce: every process combines whole chunks (SharedMemoryCall::replicated).
   bool replicated = false;
@@ -515,7 +516,7 @@ std::string why_no_candidate(const Algorithm& algorithm, const CallFacts& facts)
   return why;
 }
 
-// DASH_TOPOLOGY's network when the group's ranks are its nodes, one rank per node, as seed 000
+// DASH_TOPOLOGY's network when the group's ranks are its nodes, one rank per node, as Sack 2011
 // assumes: the world group on a grid of as many nodes as it has ranks, or on a Clos network with
 // every rank on a node of its own (or all on one machine standing in for the nodes); or a rail of
 // a job with several processes per node (node_hierarchy.hpp), whose rank i is on node i. The
@@ -603,10 +604,10 @@ Pricing price(const Algorithm& algorithm, const CallFacts& facts, const CostPara
     pricing.block_bytes = (facts.elements + shape.segments - 1) / shape.segments * (facts.bytes / facts.elements);
   }
   if (facts.network != nullptr && !facts.variable) {
-    // Seed 000 §2.3: start-ups (alpha) and the busiest link's blocks per stage (beta per byte), plus
-    // the local combining and copying the flat closed forms price as well (gamma, delta).
+    // Sack 2011 §3.1: start-ups (alpha) and the busiest link's blocks per stage (beta per byte),
+    // plus the local combining and copying the flat closed forms price as well (gamma, delta).
     const CollectiveShape call_shape = shape_of(algorithm, facts, shape.segments);
-    // A grid node drives all its links at once (seed 000 §2.3): the multi-port buckets use them.
+    // A grid node drives all its links at once (Sack 2011 §3.1): the multi-port buckets use them.
     const NetworkCostOptions ports{.multi_port = facts.network->kind == NetworkKind::grid};
     const NetworkCostTerms network = network_cost(
         call_shape, [&](int rank) { return algorithm.generate(call_shape, rank); }, *facts.network, ports);

@@ -1,5 +1,5 @@
 #pragma once
-// Internal: the optional progress thread (DASH_PROGRESS_THREAD=1, DESIGN.md §2 "Progress").
+// Internal: the optional progress thread (DASH_PROGRESS_THREAD=1, docs/design.md §2 "Progress").
 //
 // It advances every attached collective in the background, so communication moves on while the
 // application computes without calling test(). Collectives attach when they start and detach

@@ -1,9 +1,9 @@
 #pragma once
-// Internal: the intra-node shared-memory collectives (seed 003 adapted to MPI-3 shared windows;
-// docs/collectives.md "Shared-memory collectives"). They run without a schedule: each process
-// stages chunks of its data in its slots of the node's collective arena and the others read them
-// straight from there, with the arena's counters, not messages, telling who may read or reuse
-// which slot.
+// Internal: the intra-node shared-memory collectives (after Mamidala et al., adapted to MPI-3
+// shared windows; docs/collectives.md "Shared-memory collectives"). They run without a schedule:
+// each process stages chunks of its data in its slots of the node's collective arena and the others
+// read them straight from there, with the arena's counters, not messages, telling who may read or
+// reuse which slot.
 //
 // Per chunk (one segment of the call's layout, at most one slot):
 // - allreduce: each of the k processes stages the k-1 pieces of its chunk the others combine,

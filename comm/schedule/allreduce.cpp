@@ -13,7 +13,7 @@ using namespace detail;
 
 namespace {
 
-// Recursive vector doubling with distance halving (seed 001 §2.3 step 2a) after
+// Recursive vector doubling with distance halving (Rabenseifner 2004 §3.5 step 2a) after
 // append_recursive_halving: survivors trade what they hold with partners at distance p'/2, ...,
 // 1 until each holds all p' parts.
 void append_halving_allgather(Schedule& schedule, const Halving& halving, Buffer work,

@@ -1,5 +1,5 @@
 #pragma once
-// The algorithms each collective can run, and which one a call would use (DESIGN.md §2
+// The algorithms each collective can run, and which one a call would use (docs/design.md §2
 // "Selection never falls back silently").
 //
 // A call runs the algorithm forced by Options::algorithm, else the one named by the environment

@@ -1,5 +1,5 @@
 #pragma once
-// One block of a running collective's output that holds its final value (DESIGN.md §2 "Partial
+// One block of a running collective's output that holds its final value (docs/design.md §2 "Partial
 // aggregation is the public face of every non-blocking collective").
 
 #include <cstddef>

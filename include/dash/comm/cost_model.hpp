@@ -1,14 +1,14 @@
 #pragma once
-// The α-β-γ cost model (DESIGN.md §2 "Schedules are data": the third consumer of a schedule).
+// The α-β-γ cost model (docs/design.md §2 "Schedules are data": the third consumer of a schedule).
 // A collective's cost is counted in units along its critical path, as the schedule verifier
 // measures it (schedule/verifier.hpp): message start-ups, blocks on the wire and blocks combined,
 // plus the blocks the busiest rank copies locally. Four machine parameters turn the units into
 // seconds; selection (algorithms.hpp) runs the algorithm with the lowest prediction.
 //
-// The model is flat (seed 000 §2.3 model "C", seed 001 §1): no topology, no congestion, and the
-// actions of one round overlap, so a round that sends to every peer at once costs one start-up;
-// only the processor's time to post each send (LogP's overhead o, Culler et al. 1993) is paid one
-// send after the other, for every send a rank queues behind another of the same round.
+// The model is flat (Sack 2011 §3.1 model "C", Rabenseifner 2004 §3.1): no topology, no congestion,
+// and the actions of one round overlap, so a round that sends to every peer at once costs one
+// start-up; only the processor's time to post each send (LogP's overhead o, Culler et al. 1993) is
+// paid one send after the other, for every send a rank queues behind another of the same round.
 
 #include <cstddef>
 #include <string>

@@ -1,5 +1,5 @@
 #pragma once
-// The library's exception hierarchy (DESIGN.md §2 "Errors are exceptions with context").
+// The library's exception hierarchy (docs/design.md §2 "Errors are exceptions with context").
 //
 // Every error the library reports is a dash::Exception. Messages name the function that failed,
 // the argument, what was expected and what was given, so that a user can act on them without a

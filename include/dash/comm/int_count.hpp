@@ -1,5 +1,5 @@
 #pragma once
-// The one checked conversion from a C++ size to an MPI `int` count (DESIGN.md §2).
+// The one checked conversion from a C++ size to an MPI `int` count (docs/design.md §2).
 //
 // MPI-3 counts are `int`. Every size the library hands to MPI goes through to_int_count, which
 // throws dash::OutOfRange instead of silently truncating. Messages larger than the limit are sent

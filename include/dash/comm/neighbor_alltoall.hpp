@@ -1,7 +1,7 @@
 #pragma once
 // neighbor_alltoall: a personalised exchange with the neighbours on a Cartesian process grid,
 // MPI_Neighbor_alltoall on the communicator MPI_Cart_create(..., reorder = 0) would build
-// (seed 004 §5.1: the halo exchange of a stencil).
+// (Kowalewski 2021 §5.3.1: the halo exchange of a stencil).
 
 #include <memory>
 #include <string>

@@ -1,5 +1,5 @@
 #pragma once
-// The network between the nodes of a job, as a descriptor gives it (DESIGN.md §2 "Topology is
+// The network between the nodes of a job, as a descriptor gives it (docs/design.md §2 "Topology is
 // detected, not assumed"): MPI cannot tell a torus from a fat tree, so the shape is stated by
 // DASH_TOPOLOGY, by the API, or by an SMPI platform.
 //
@@ -25,7 +25,7 @@ enum class NetworkKind { flat, grid, clos };
 
 // How messages cross a grid (network_cost.hpp says how each is priced).
 enum class GridRouting {
-  adaptive,       // the seed's BG/P: half rings split over both ways, permutations at the bisection bound
+  adaptive,       // Sack 2011's BG/P: half rings split over both ways, permutations at the bisection bound
   deterministic,  // fixed dimension-ordered paths (SimGrid's torus): half rings one way, every stage as routed
 };
 

@@ -1,5 +1,5 @@
 #pragma once
-// The congestion-aware cost of a collective on a network (seed 000 §2.3 model "C_torus"/"C_Clos",
+// The congestion-aware cost of a collective on a network (Sack 2011 §3.1 model "C_torus"/"C_Clos",
 // §5.4): all P ranks' schedules are laid onto `network`, one rank per node (group rank = node), and
 // counted stage by stage. Pure: no MPI.
 //
@@ -21,7 +21,7 @@
 //     and µT uplinks per leaf with perfect ("oracular") routing: the larger of the busiest node's
 //     sent or received blocks and the busiest leaf's blocks leaving or entering it divided by µT;
 //   - grid (torus or mesh): messages follow dimension-ordered shortest paths, the fastest-varying
-//     (last) dimension first; grids number nodes row-major like MPI_Cart_create, so the seed's X
+//     (last) dimension first; grids number nodes row-major like MPI_Cart_create, so Sack's X
 //     (fastest) is our last dimension and its XxYxZ torus is our dims {Z, Y, X}. On a wrapped
 //     dimension a transfer of exactly half the ring goes half each way (GridRouting::adaptive) or
 //     one way (GridRouting::deterministic, below). One port (the default):
@@ -32,13 +32,13 @@
 // most one (a permutation: the pre-swap of reordered recursive doubling, a ring step, any XOR
 // exchange) costs the smaller of its dimension-ordered load and the time the worst permutation
 // of P messages of its largest size m needs at full bisection bandwidth, m·P over the directed
-// links crossing the narrowest bisection, but at least m. This is how the seed (§2.8, §2.11)
+// links crossing the narrowest bisection, but at least m. This is how Sack 2011 (§3.4.1, §3.5.6)
 // charges its reorder stages, whatever their dimension-ordered congestion: it assumes that
 // adaptive routing (BG/P's) fits any permutation through the bisection in that time; it observed
 // no swap congestion, and its 8x8x8 count with this charge predicts the measured 333 MB/s.
 // Regular exchanges keep their routed cost: a ring step loads a link with m,
 // an XOR along one dimension of extent d with at most m·d/4 (torus) or m·d/2 (mesh), never more
-// than the bound. On the 8x8x8 torus the bound is m·8/4 = 2m, the seed's n∛P/4.
+// than the bound. On the 8x8x8 torus the bound is m·8/4 = 2m, Sack's n∛P/4.
 //
 // A grid's routing is the network's (network.routing, set by the descriptor's ",routing=" field).
 // GridRouting::deterministic drops both adaptive-routing assumptions, for networks whose paths are
@@ -60,7 +60,7 @@ struct NetworkCostOptions {
   // A node drives all its links at once (the multi-port bucket algorithms on a torus); otherwise
   // it sends one message and receives one at a time. Flat and Clos nodes have one link either way.
   bool multi_port = false;
-  // Multi-port bandwidth lost to the router (the seed's 0.93 for six ports on BG/P): with
+  // Multi-port bandwidth lost to the router (Sack's 0.93 for six ports on BG/P): with
   // multi_port, δ_multiport = δ / multi_port_efficiency, in (0, 1].
   double multi_port_efficiency = 1.0;
 };
@@ -69,8 +69,8 @@ struct NetworkCostTerms {
   double startups = 0;     // α units: Σ over stages of the most messages any rank sends
   double link_blocks = 0;  // δ units: Σ over stages of the stage's bandwidth load, in blocks
   std::vector<double> stage_link_blocks;  // each stage's bandwidth load, in blocks
-  // Local work, which the seed's model leaves out and the library's flat closed forms price
-  // (cost_model.hpp's gamma per combined and delta per copied byte; not the seed's link δ above):
+  // Local work, which Sack's model leaves out and the library's flat closed forms price
+  // (cost_model.hpp's gamma per combined and delta per copied byte; not Sack's link δ above):
   // Σ over stages of the most blocks any rank combines in rounds whose last
   // message travels in that stage (a round without messages: the stage before it starts), and
   // the most blocks any rank copies locally.

@@ -1,5 +1,5 @@
 #pragma once
-// Reduction operations as objects (DESIGN.md §3).
+// Reduction operations as objects (docs/design.md §3).
 //
 // Every predefined operation is commutative. A user's callable becomes an operation with
 // dash::comm::commutative(f) or dash::comm::non_commutative(f); an untagged callable is treated as

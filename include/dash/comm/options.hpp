@@ -14,9 +14,9 @@ struct Options {
   // Segments per contribution; 0: the algorithm's default. More segments let pipelined and
   // partial-aggregation consumers start earlier, at a cost per message.
   std::uint32_t segments = 0;
-  // false: the output may be filled in arrival order (seed 004 §5.2.3), which lets algorithms skip
-  // a final reordering copy; for_each_arrival still names each block's source. Only for
-  // consumers that do not depend on where blocks lie (e.g. merging sorted runs).
+  // false: the output may be filled in arrival order (Kowalewski 2021 §5.2.3), which lets
+  // algorithms skip a final reordering copy; for_each_arrival still names each block's source. Only
+  // for consumers that do not depend on where blocks lie (e.g. merging sorted runs).
   bool canonical_placement = true;
   // Sliding window: sends and receives of later rounds allowed in flight (M > N pre-posts).
   std::uint32_t window_sends = 8;

@@ -1,5 +1,5 @@
 #pragma once
-// The handle of a running non-blocking collective (DESIGN.md §2 "Partial aggregation").
+// The handle of a running non-blocking collective (docs/design.md §2 "Partial aggregation").
 //
 // Progress is manual: the collective advances inside test(), wait(), for_each_arrival() and
 // when_any(). Output blocks can be consumed the moment they hold their final value: each block
@@ -106,7 +106,7 @@ public:
   }
 
   // Calls f(Arrival<T>) for every output block not reported yet, as each becomes final, and
-  // returns when the collective is complete (seed 004's while_some_partial).
+  // returns when the collective is complete (while_some_partial of Kowalewski 2021 §6.3).
   template <class F>
   void for_each_arrival(F&& f) {
     while (true) {

@@ -1,6 +1,6 @@
 #pragma once
 // dash::comm::Topology: where every rank of the job runs and how the nodes are connected
-// (DESIGN.md §2 "Topology is detected, not assumed").
+// (docs/design.md §2 "Topology is detected, not assumed").
 //
 // Nodes come from MPI_Comm_split_type(MPI_COMM_TYPE_SHARED), the inside of a node from hwloc
 // (package, NUMA domain, core of each rank's binding; locality.hpp), the network from a

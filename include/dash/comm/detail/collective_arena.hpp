@@ -1,6 +1,6 @@
 #pragma once
-// Internal: the node-shared memory the intra-node collectives work in (seed 003 §3.3 adapted to
-// MPI-3 shared windows; docs/collectives.md "Shared-memory collectives").
+// Internal: the node-shared memory the intra-node collectives work in (Mamidala et al. §IV, adapted
+// to MPI-3 shared windows; docs/collectives.md "Shared-memory collectives").
 //
 // dash::init allocates one region per process with MPI_Win_allocate_shared over the processes of
 // its node (as locality() counts them), cut into channels: channel 0 serves the world group, the

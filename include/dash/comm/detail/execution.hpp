@@ -1,12 +1,12 @@
 #pragma once
 // Internal: the execution engine. Runs one rank's schedule over non-blocking MPI point-to-point
-// on the group's base communicator (DESIGN.md §2).
+// on the group's base communicator (docs/design.md §2).
 //
 // Event-driven: an action starts as soon as its own inputs are ready (the blocks it reads were
-// written, the blocks it writes are no longer needed by earlier actions), not when its whole
-// round ends, so one slow peer does not hold up unrelated edges (seed 004 Alg. 4). Messages to
-// and from each peer are posted in schedule order, which makes them match as the verifier
-// assumed. Receives that combine land in a private staging buffer, so they are posted early.
+// written, the blocks it writes are no longer needed by earlier actions), not when its whole round
+// ends, so one slow peer does not hold up unrelated edges (Kowalewski 2021 Alg. 4). Messages to and
+// from each peer are posted in schedule order, which makes them match as the verifier assumed.
+// Receives that combine land in a private staging buffer, so they are posted early.
 // The actions of the lowest unfinished round may always start; actions of later rounds run ahead
 // only within a sliding window of in-flight sends and receives, and no send passes a fenced round
 // (schedule::Round::fence) before the rounds ahead of the fence finished. Hence the engine never

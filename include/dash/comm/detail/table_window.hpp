@@ -1,9 +1,9 @@
 #pragma once
-// Internal: the window of the library's distributed tables (seed 000 §1.5: rows of a rank table
+// Internal: the window of the library's distributed tables (Sack 2011 §2.3.2: rows of a rank table
 // are held by a few processes and read one-sidedly by the others).
 //
-// dash::init allocates it over the base communicator (MPI_Win_allocate; dynamic windows fail
-// under Open MPI's osc/rdma, DESIGN.md §4) with DASH_TABLE_WINDOW_BYTES per process, and opens a
+// dash::init allocates it over the base communicator (MPI_Win_allocate; dynamic windows fail under
+// Open MPI's osc/rdma, docs/design.md §4) with DASH_TABLE_WINDOW_BYTES per process, and opens a
 // passive-target epoch to every process (MPI_Win_lock_all) that lasts until dash::finalize. A
 // process writes rows into its own segment with plain stores, then calls publish() before the
 // collective that hands out where the rows are; readers then read() them.

@@ -2,7 +2,8 @@
 // Alltoall schedules (Coll::alltoall). Each returns rank `rank`'s schedule for `shape`.
 //
 // Input block q*S + b goes to rank q; output block q*S + b comes from rank q. Costs are per rank,
-// with S blocks per rank pair; seed_004_kowalewski.md §3.4 (algorithms) and §6.9 (partner formulas).
+// with S blocks per rank pair; Kowalewski 2021 §4.4 (algorithms) and its FMPI library
+// (github.com/rkowalewski/fmpi) for the partner formulas.
 
 #include <dash/comm/schedule/collective.hpp>
 #include <dash/comm/schedule/schedule.hpp>
@@ -13,17 +14,18 @@ namespace dash::comm::schedule {
 // r - j. p - 1 rounds, p - 1 messages, (p - 1) S blocks.
 Schedule alltoall_pairwise(const CollectiveShape& shape, int rank);
 
-// Linear (§6.9 "Linear"): every message in one round. 1 round, p - 1 messages, (p - 1) S blocks.
+// Linear (FMPI's "Linear"): every message in one round. 1 round, p - 1 messages, (p - 1) S blocks.
 Schedule alltoall_linear(const CollectiveShape& shape, int rank);
 
 // Hypercube exchange (§3.4 direct exchange 2), p a power of two (else dash::InvalidArgument):
 // round j = 1..p-1 exchanges with r XOR j. p - 1 rounds, p - 1 messages, (p - 1) S blocks.
 Schedule alltoall_hypercube_xor(const CollectiveShape& shape, int rank);
 
-// Rounds of the one-factorization of K_p (§6.9 "OneFactor"): p for odd p, p - 1 for even p.
+// Rounds of the one-factorization of K_p (FMPI's "OneFactor"): p for odd p, p - 1 for even p.
 int one_factor_rounds(int p) noexcept;
 
-// Partner of `rank` in one-factor round `round` (§6.9, errata §10.1); `rank` itself when idle.
+// Partner of `rank` in one-factor round `round` (as in FMPI; the thesis prints the odd-p formula
+// garbled); `rank` itself when idle.
 // Odd p: (round - rank) mod p. Even p: the odd construction on ranks 0..p-2, whose idle rank
 // (p/2 * round mod (p-1)) pairs with rank p - 1.
 int one_factor_partner(int p, int round, int rank) noexcept;

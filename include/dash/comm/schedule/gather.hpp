@@ -13,7 +13,7 @@ Schedule gather_linear(const CollectiveShape& shape, int rank);
 // Binomial tree over relative ranks (scatter_binomial reversed): a rank collects its subtree,
 // smallest child first, and sends it to its parent in one message (inner ranks stage it in
 // scratch). ⌈lg p⌉ start-ups and (p - 1) S blocks on the critical path, one message per non-root
-// (seed 004 §3.2, Eq. 4.4).
+// (Kowalewski 2021 §4.2.2, Eq. 4.4).
 Schedule gather_binomial(const CollectiveShape& shape, int rank);
 
 }  // namespace dash::comm::schedule

@@ -1,7 +1,7 @@
 #pragma once
 // Neighbourhood all-to-all schedules (Coll::neighbor_alltoall) over the Cartesian grid of
 // shape.grid (collective.hpp): input slot k goes to the neighbour in slot k, output slot k comes
-// from it (seed_004_kowalewski.md §5.1, Lst. 7.1).
+// from it (Kowalewski 2021 §5.3.1, Lst. 7.1).
 
 #include <dash/comm/schedule/collective.hpp>
 #include <dash/comm/schedule/schedule.hpp>

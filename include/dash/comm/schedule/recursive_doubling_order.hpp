@@ -1,5 +1,5 @@
 #pragma once
-// Recursive doubling with its stages in any order of the rank bits (seed 000 §2.7-§2.8, §2.10
+// Recursive doubling with its stages in any order of the rank bits (Sack 2011 §3.4.1, §3.4.4
 // "Composites"): non-minimal allgather, reduce-scatter and allreduce schedules for P = 2^L ranks.
 //
 // A stage order S is a permutation of the bit indices 0..L-1: stage s pairs rank i with
@@ -7,10 +7,10 @@
 // minimal algorithm; other orders put the big late stages on near partners (the same leaf
 // switch of a Clos network, nearest neighbours on a torus). They would leave the output in a
 // permuted order, which one extra stage restores, so a rank whose data moves sends P instead of
-// P - 1 contributions (seed §2.1).
+// P - 1 contributions (Sack 2011 §3.4).
 //
-// The remap R(S, i) = Σ_r 2^r·bit_{S[r]}(i) (bits numbered from 0, the least significant; the
-// seed writes 2^{r-1} with r from 1) puts bit S[r] of i at bit r. After stages 0..s-1 rank i holds
+// The remap R(S, i) = Σ_r 2^r·bit_{S[r]}(i) (bits numbered from 0, the least significant; Sack
+// writes 2^{r-1} with r from 1) puts bit S[r] of i at bit r. After stages 0..s-1 rank i holds
 // the output positions that agree with R(S, i) in bits s and up: one contiguous range, into which
 // the partner's range fits below when bit S[s] of i is 1 and above when it is 0. Hence a rank
 // that starts with the contribution of R(S, i), at its own position, ends with the canonical
@@ -31,20 +31,21 @@ namespace dash::comm::schedule {
 // {0, 1, ..., lg p - 1} for a power of two p >= 1: R is the identity.
 std::vector<int> distance_doubling_order(int p);
 
-// {lg p - 1, ..., 1, 0}: the first stage pairs the farthest ranks, the last the nearest (seed §2.7).
+// {lg p - 1, ..., 1, 0}: the first stage pairs the farthest ranks, the last the nearest (Sack 2011
+// §3.4.1).
 std::vector<int> distance_halving_order(int p);
 
 // The order for a torus of `dims` (each a power of two; numbered like network.hpp's grids,
 // row-major with the last dimension fastest, so that dimension holds the lowest rank bits): the
-// highest remaining bit of each dimension in turn, starting with the dimensions that have the
-// most bits left (seed §2.8). Within a turn the dimensions with more bits come first: bit j of a
+// highest remaining bit of each dimension in turn, starting with the dimensions that have the most
+// bits left (Sack 2011 §3.4.1). Within a turn the dimensions with more bits come first: bit j of a
 // dimension (counted from 0) congests its links 2^j-fold, except the top bit, which crosses half
-// the ring in both directions: 2^{j-1}-fold. Congestion then never grows from one stage to the
-// next while the messages double, which minimises the exchanges' Σ_s 2^s·congestion(s) (seed
-// §2.6). The seed's table orders each turn by ascending bit instead, which costs more on
-// non-cubic tori (1172 against 1160 nδ on its 8x8x16, 4744 against 4688 on 8x16x32). Equal
-// dimensions go lowest bits first, which reproduces its table for cubes, {2, 5, 8, 1, 4, 7, 0, 3,
-// 6} on 8x8x8. On a mesh every bit j congests 2^j-fold, so the order suits meshes as well.
+// the ring in both directions: 2^{j-1}-fold. Congestion then never grows from one stage to the next
+// while the messages double, which minimises the exchanges' Σ_s 2^s·congestion(s) (Sack 2011 §3.3).
+// Taking each turn's bits in ascending order instead, which costs more on non-cubic tori (1172
+// against 1160 nδ on its 8x8x16, 4744 against 4688 on 8x16x32). Equal dimensions go lowest bits
+// first, which reproduces its table for cubes, {2, 5, 8, 1, 4, 7, 0, 3, 6} on 8x8x8. On a mesh
+// every bit j congests 2^j-fold, so the order suits meshes as well.
 std::vector<int> torus_order(std::span<const int> dims);
 
 // R(S, rank) and its inverse for rank in [0, 2^{|order|}) (dash::OutOfRange otherwise); `order`
@@ -68,25 +69,26 @@ Schedule reduce_scatter_recursive_halving_ordered(const CollectiveShape& shape, 
 
 // Allreduce as reduce-scatter + allgather over P near-equal parts of the vector (Rabenseifner),
 // both in order S: the reduce-scatter leaves rank i with part R(S, i), exactly where the
-// allgather's pre-swap would put it, so neither swap is needed (seed §2.10). 2 lg P rounds; for
-// n a multiple of P, 2(1 - 1/P)n blocks sent and (1 - 1/P)n combined per rank. Commutative
+// allgather's pre-swap would put it, so neither swap is needed (Sack 2011 §3.4.4). 2 lg P rounds;
+// for n a multiple of P, 2(1 - 1/P)n blocks sent and (1 - 1/P)n combined per rank. Commutative
 // operations only.
 Schedule allreduce_rabenseifner_ordered(const CollectiveShape& shape, int rank, std::span<const int> order);
 
-// Broadcast as scatter + allgather over P near-equal parts of the vector (seed §2.10's bcast =
-// scatter + AG), both in order S: the scatter halves the root's vector in stages S[lg P - 1], ...,
-// S[0] (in stage s every rank that holds data sends its partner i ^ 2^{S[s]} the half the partner
-// keeps) and leaves rank i with part R(S, i), exactly where the allgather's pre-swap would put it,
-// so no swap is needed; partners are the same for every root. At most 2 lg P rounds; for n a
-// multiple of P, the root sends (1 - 1/P)n blocks in the scatter, and every rank sends as many in
+// Broadcast as scatter + allgather over P near-equal parts of the vector (Sack 2011 §3.4.4's bcast
+// = scatter + AG), both in order S: the scatter halves the root's vector in stages S[lg P - 1],
+// ..., S[0] (in stage s every rank that holds data sends its partner i ^ 2^{S[s]} the half the
+// partner keeps) and leaves rank i with part R(S, i), exactly where the allgather's pre-swap would
+// put it, so no swap is needed; partners are the same for every root. At most 2 lg P rounds; for n
+// a multiple of P, the root sends (1 - 1/P)n blocks in the scatter, and every rank sends as many in
 // the allgather. Every round is fenced: a rank's sends leave one stage at a time.
 Schedule bcast_scatter_allgather_ordered(const CollectiveShape& shape, int rank, std::span<const int> order);
 
-// Reduce as reduce-scatter + gather over P near-equal parts (Rabenseifner; seed §2.10's reduce =
-// RS + gather), both in order S: the reduce-scatter leaves rank i with part R(S, i) combined, and
-// the gather, the broadcast's scatter above run backwards, collects the parts at the root; no
-// swap. At most 2 lg P rounds; for n a multiple of P, (1 - 1/P)n blocks sent and combined per
-// rank in the reduce-scatter, and received by the root in the gather. Commutative operations only.
+// Reduce as reduce-scatter + gather over P near-equal parts (Rabenseifner; Sack 2011 §3.4.4's
+// reduce = RS + gather), both in order S: the reduce-scatter leaves rank i with part R(S, i)
+// combined, and the gather, the broadcast's scatter above run backwards, collects the parts at the
+// root; no swap. At most 2 lg P rounds; for n a multiple of P, (1 - 1/P)n blocks sent and combined
+// per rank in the reduce-scatter, and received by the root in the gather. Commutative operations
+// only.
 Schedule reduce_rabenseifner_ordered(const CollectiveShape& shape, int rank, std::span<const int> order);
 
 }  // namespace dash::comm::schedule

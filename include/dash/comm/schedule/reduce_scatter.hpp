@@ -13,36 +13,38 @@
 
 namespace dash::comm::schedule {
 
-// Ring (seed 001 §2.5's neighbour form): in round k rank r adds its own chunk r - k - 2 to the
-// partial sum arriving from r - 1 and forwards it to r + 1; p - 1 rounds with one message of S
-// blocks each; critical path (p - 1, (p-1)S, (p-1)S). Partial sums wrap from rank p - 1 to
-// rank 0: commutative operations only. Scratch: three chunks the partial sums rotate through.
+// Ring (Rabenseifner 2004 §3.7's neighbour form): in round k rank r adds its own chunk r - k - 2 to
+// the partial sum arriving from r - 1 and forwards it to r + 1; p - 1 rounds with one message of S
+// blocks each; critical path (p - 1, (p-1)S, (p-1)S). Partial sums wrap from rank p - 1 to rank 0:
+// commutative operations only. Scratch: three chunks the partial sums rotate through.
 Schedule reduce_scatter_ring(const CollectiveShape& shape, int rank);
 
-// Pairwise exchange (seed 001 §2.5): in round i = 1 .. p-1 rank r sends its input chunk r + i to
-// rank r + i and receives its chunk from r - i; p - 1 rounds with one message of S blocks each.
-// As written in the seed it combines in the order r-1, r-2, ...; here contributions of lower
-// ranks go into the output and those of higher ranks into a scratch chunk appended last, which
-// keeps rank order for one extra local combination: critical path (p - 1, (p-1)S, pS) for p >= 3.
+// Pairwise exchange (Rabenseifner 2004 §3.7): in round i = 1 .. p-1 rank r sends its input chunk r
+// + i to rank r + i and receives its chunk from r - i; p - 1 rounds with one message of S blocks
+// each.
+// As written in Rabenseifner 2004 it combines in the order r-1, r-2, ...; here contributions of
+// lower ranks go into the output and those of higher ranks into a scratch chunk appended last,
+// which keeps rank order for one extra local combination: critical path (p - 1, (p-1)S, pS) for p
+// >= 3.
 Schedule reduce_scatter_pairwise(const CollectiveShape& shape, int rank);
 
-// Recursive vector halving with distance doubling (seed 001 §2.3), any p; keeps rank order. The
-// p·S-block vector sits in scratch with survivor j's chunks at part bitrev(j), so every half is one
-// block range and survivor j ends with exactly its chunks. p = p': lg p rounds and messages,
-// critical path (lg p, (p-1)S, (p-1)S). Otherwise the first 2r ranks fold pairwise first (seed's
-// half-vector pre-step, the odd one returns its half) and survivors of a pair send the odd
-// partner its chunk last: lg p' + 3 rounds, at most lg p' + 2 messages per rank, critical path
-// (lg p' + 3, (p + p' + c)S, (p'/2 + ⌈r/2⌉ + p' - 1 + c)S) with c = Σ_{m = 1, 2, .., p'/2} ⌈r/2m⌉
-// (a halving step at distance m moves the chunks of p'/2m survivors, ⌈r/2m⌉ of them paired).
+// Recursive vector halving with distance doubling (Rabenseifner 2004 §3.5), any p; keeps rank
+// order. The p·S-block vector sits in scratch with survivor j's chunks at part bitrev(j), so every
+// half is one block range and survivor j ends with exactly its chunks. p = p': lg p rounds and
+// messages, critical path (lg p, (p-1)S, (p-1)S). Otherwise the first 2r ranks fold pairwise first
+// (Rabenseifner's half-vector pre-step, the odd one returns its half) and survivors of a pair send
+// the odd partner its chunk last: lg p' + 3 rounds, at most lg p' + 2 messages per rank, critical
+// path (lg p' + 3, (p + p' + c)S, (p'/2 + ⌈r/2⌉ + p' - 1 + c)S) with c = Σ_{m = 1, 2, .., p'/2}
+// ⌈r/2m⌉ (a halving step at distance m moves the chunks of p'/2m survivors, ⌈r/2m⌉ of them paired).
 Schedule reduce_scatter_recursive_halving(const CollectiveShape& shape, int rank);
 
 namespace detail {
 
 // Building blocks shared by the reduce-scatter, allreduce and reduce generators.
 
-// The recursive halving phase of seed 001 §2.3 for the group of ranks [first, first + size). The
-// group's vector lies in buffer `work` of every member, cut into p' parts: part q is blocks
-// [bounds[q], bounds[q+1]).
+// The recursive halving phase of Rabenseifner 2004 §3.5 for the group of ranks
+// [first, first + size). The group's vector lies in buffer `work` of every member, cut into p'
+// parts: part q is blocks [bounds[q], bounds[q+1]).
 struct Halving {
   int first = 0;
   int p2 = 1;       // p'
@@ -65,9 +67,9 @@ struct Halving {
 Halving append_recursive_halving(Schedule& schedule, int first, int size, int rank, Buffer work,
                                  const std::vector<std::uint32_t>& bounds, int odd_survivor_pair = -1);
 
-// The pairwise-exchange phase of seed 001 §2.5, keeping rank order, after a round in which
-// `result` received the rank's own chunk: in round i rank r sends input `chunk(r + i)` to r + i
-// and combines chunk r from r - i, lower ranks into `result` (output), higher ones into `spare`
+// The pairwise-exchange phase of Rabenseifner 2004 §3.7, keeping rank order, after a round in which
+// `result` received the rank's own chunk: in round i rank r sends input `chunk(r + i)` to r + i and
+// combines chunk r from r - i, lower ranks into `result` (output), higher ones into `spare`
 // (scratch, same block indices as `result`), which is appended to `result` at the end.
 void append_pairwise_reduce_scatter(Schedule& schedule, int p, int rank,
                                     const std::function<BlockSet(int)>& chunk, BlockSet result,

@@ -1,7 +1,7 @@
 #pragma once
 // Inclusive and exclusive prefix reductions (Coll::scan, Coll::exscan). Each returns rank
 // `rank`'s schedule for `shape`. All keep rank order (lower ranks on the left), so they serve
-// non-commutative operations. The seeds do not treat scans; the counts below are derived for
+// non-commutative operations. The published works behind this layer (docs/references.md) do not treat scans; the counts below are derived for
 // these constructions under the verifier's α-β-γ critical path.
 
 #include <dash/comm/schedule/collective.hpp>

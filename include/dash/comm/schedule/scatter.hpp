@@ -12,7 +12,7 @@ Schedule scatter_linear(const CollectiveShape& shape, int rank);
 
 // Binomial tree over relative ranks, largest subtree first; each edge carries its subtree's blocks
 // in one message (inner ranks stage them in scratch). ⌈lg p⌉ start-ups and (p - 1) S blocks on
-// the critical path, the root sends ⌈lg p⌉ messages (seed 004 §3.2, Eq. 4.4).
+// the critical path, the root sends ⌈lg p⌉ messages (Kowalewski 2021 §4.2.2, Eq. 4.4).
 Schedule scatter_binomial(const CollectiveShape& shape, int rank);
 
 }  // namespace dash::comm::schedule

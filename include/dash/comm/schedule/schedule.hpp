@@ -1,5 +1,5 @@
 #pragma once
-// A rank's part of a collective algorithm as data (DESIGN.md §2 "Schedules are data"): an
+// A rank's part of a collective algorithm as data (docs/design.md §2 "Schedules are data"): an
 // ordered list of rounds, each an unordered set of actions. Generators produce schedules as pure
 // functions; the verifier, the execution engine and the cost model consume them.
 //
@@ -28,7 +28,7 @@ namespace dash::comm::schedule {
 struct Round {
   std::vector<Action> actions;
   // A barrier before this round's messages leave: algorithms whose stages must not overlap on
-  // the network (the multi-port bucket phases, seed 000 §2.9) set it where a stage begins, since
+  // the network (the multi-port bucket phases, Sack 2011 §3.4.2) set it where a stage begins, since
   // sends that run ahead on their own inputs would share links with the stage still in flight.
   bool fence = false;
 };
@@ -39,8 +39,8 @@ struct Schedule {
   std::uint32_t scratch_blocks = 0;
   // Name of the algorithm, for explain() and error messages.
   std::string algorithm;
-  // Non-canonical schedules (output in arrival order, seed 004 §5.2.3): output block i ends with
-  // the content canonical output block placement[i] would have. Empty: canonical placement.
+  // Non-canonical schedules (output in arrival order, Kowalewski 2021 §5.2.3): output block i ends
+  // with the content canonical output block placement[i] would have. Empty: canonical placement.
   std::vector<std::uint32_t> placement;
 
   // Appends a new, empty round and returns it.

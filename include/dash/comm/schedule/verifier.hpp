@@ -18,7 +18,7 @@
 //
 // It also measures the schedules: rounds, messages and blocks per rank, and the critical path
 // under the α-β-γ model, one unit vector at a time (start-ups, blocks transferred, blocks
-// combined), which tests compare with the seeds' closed forms. Each term is maximised on its
+// combined), which tests compare with the published closed forms. Each term is maximised on its
 // own, so the three may come from different paths. A message costs from the later of its send's
 // and its receive's round start; the actions of a round overlap (multi-port), so one-port
 // algorithms give each send its own round. Barriers are verified as idempotent whatever
