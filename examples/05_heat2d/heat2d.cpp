@@ -1,4 +1,4 @@
-// 05_heat2d: the 2-D heat equation (seed 004 §7.5) with a halo wrapper and a stencil.
+// 05_heat2d: the 2-D heat equation (Kowalewski 2021 §7.5) with a halo wrapper and a stencil.
 //
 //   mpirun -n 4 ./heat2d [n] [iterations]
 //

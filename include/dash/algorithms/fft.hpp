@@ -1,6 +1,7 @@
 #pragma once
 // dash::fft: distributed 2-D and 3-D complex FFTs of dash::Matrix slabs, with the global transpose
-// consumed as it arrives (seed 004 §3.3.2: the FFT transpose as a use case of partial aggregation).
+// consumed as it arrives (Kowalewski 2021 §3.3.2: the FFT transpose as a use case of partial
+// aggregation).
 //
 //   using C = std::complex<double>;
 //   const dash::DistributionSpec<2> slabs(dash::BLOCKED, dash::NONE);

@@ -1,6 +1,6 @@
 #pragma once
-// dash::matvec: y = A x for a dense dash::Matrix A distributed by rows (seed 004 §5.3.2, the 1-D
-// row-block layout).
+// dash::matvec: y = A x for a dense dash::Matrix A distributed by rows (Kowalewski 2021 §5.3.2, the
+// 1-D row-block layout).
 //
 //   dash::Matrix<double, 2> A(dash::SizeSpec<2>(m, n), dash::DistributionSpec<2>(dash::BLOCKED, dash::NONE));
 //   dash::Array<double> x(n), y(m);       // BLOCKED, on A's team
@@ -14,8 +14,8 @@
 // No barrier at the end: call y.barrier() before other units read y.
 //
 // A on a 2-D process grid (DistributionSpec<2>(BLOCKED, BLOCKED), any q0 x q1 TeamSpec) takes the
-// seed's Alg. 7 path instead (detail/matvec_grid.hpp): local products, a reduce-scatter along
-// each grid row, y written by segments; it ends with a barrier.
+// Alg. 7 path of Kowalewski 2021 instead (detail/matvec_grid.hpp): local products, a reduce-scatter
+// along each grid row, y written by segments; it ends with a barrier.
 
 #include <algorithm>
 #include <cstddef>

@@ -1,5 +1,5 @@
 #pragma once
-// dash::Array<T>: a one-dimensional array distributed over the units of a team (DESIGN.md §3),
+// dash::Array<T>: a one-dimensional array distributed over the units of a team (docs/design.md §3),
 // shaped like DASH's and the STL's:
 //
 //   dash::Array<double> a(n);                      // BLOCKED over Team::All()

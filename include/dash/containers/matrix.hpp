@@ -1,5 +1,6 @@
 #pragma once
-// dash::Matrix<T, N>: an N-dimensional array distributed over a team by a Pattern<N> (DESIGN.md §3):
+// dash::Matrix<T, N>: an N-dimensional array distributed over a team by a Pattern<N>
+// (docs/design.md §3):
 //
 //   dash::Matrix<double, 2> m(dash::SizeSpec<2>(rows, cols),
 //                             dash::DistributionSpec<2>(dash::BLOCKED, dash::NONE), team,

@@ -1,6 +1,6 @@
 #pragma once
 // dash::GlobalSegment: memory that every member of a team allocates together and every member
-// can read and write (DESIGN.md §3, global memory).
+// can read and write (docs/design.md §3, global memory).
 //
 // Members on the same node reach each other's part by load/store (an MPI-3 shared-memory window);
 // the others through RMA on a window over the team's MPI communicator, which the team creates on

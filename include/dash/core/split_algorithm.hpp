@@ -1,5 +1,5 @@
 #pragma once
-// How Team::split_by runs the team-split service (seed 000 ch. 2); the variants are selectable
+// How Team::split_by runs the team-split service (Sack 2011 ch. 2); the variants are selectable
 // for measurement, the default is chosen by the library.
 
 #include <string_view>

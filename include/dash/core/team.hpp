@@ -1,6 +1,6 @@
 #pragma once
 // dash::Team: a set of processes that allocate containers and run collectives together
-// (DESIGN.md §3).
+// (docs/design.md §3).
 //
 // Team::All() holds every process. split(n) and split_by(color, key) create child teams that the
 // parent owns; a child lives until free() or until its parent goes. Splitting never creates an
@@ -36,7 +36,7 @@ class TagBlocks;
 struct SplitTable;
 }
 
-// What a team's rank translation costs this process (seed 000 ch. 2).
+// What a team's rank translation costs this process (Sack 2011 ch. 2).
 struct TeamStats {
   std::string_view representation;  // "contiguous", "strided", "subrange of parent", "table", "none"
   std::size_t table_rows = 0;        // rows of a rank table held by this process

@@ -1,5 +1,6 @@
 #pragma once
-// dash::matvec for a matrix on a 2-D process grid (seed 004 Alg. 7, with dash::Array vectors).
+// dash::matvec for a matrix on a 2-D process grid (Kowalewski 2021 Alg. 7, with dash::Array
+// vectors).
 //
 // Unit (i, j) of a q0 x q1 grid holds block A_ij: the rows of row block i and the columns of
 // column block j. x and y are BLOCKED dash::Arrays on the same team. The unit
@@ -10,7 +11,7 @@
 //    of row block i, segment s to unit (i, s));
 // 3. writes its reduced segment into y, which is a local copy when the grid rows line up with
 //    y's blocks (row count divisible by the number of units), a one-sided put otherwise.
-// Seed 004's column broadcast, which replicates y_i over grid column i for the next product,
+// Kowalewski 2021's column broadcast, which replicates y_i over grid column i for the next product,
 // becomes step 1 of the next call: y is an ordinary distributed array.
 // Communication per unit: |x_j| elements in, 2 (q1 - 1) / q1 |y_i| through the reduce-scatter.
 // The grid row is a team split off A's team for the call (Team::split: a formula, O(1) memory)

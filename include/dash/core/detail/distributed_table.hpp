@@ -1,5 +1,5 @@
 #pragma once
-// The distributed rank table of a split (seed 000 §1.5).
+// The distributed rank table of a split (Sack 2011 §2.3.2).
 //
 // The members of the parent form table groups of stride s: group g is parent ranks g, g + s,
 // g + 2s, ... (below n), and each group shares one copy of the table. Its first P' members hold

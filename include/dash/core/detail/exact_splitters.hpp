@@ -1,7 +1,7 @@
 #pragma once
-// Exact splitters of distributed sorted data (seed 000 §1.4 step 2, seed 004 §5.4 step 2): where
-// each member must cut its locally sorted elements so that the pieces before cut j hold exactly
-// target_j elements of the whole group.
+// Exact splitters of distributed sorted data (Sack 2011 §2.3.1 step 2, Kowalewski 2021 §7.4.1 step
+// 2): where each member must cut its locally sorted elements so that the pieces before cut j hold
+// exactly target_j elements of the whole group.
 //
 // Elements are ordered by (key, member, local position), so every element has a distinct global
 // rank and a partition is exact even when all keys are equal. The search narrows one bracket of

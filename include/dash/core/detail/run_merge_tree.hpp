@@ -1,5 +1,5 @@
 #pragma once
-// Merges sorted runs that land one by one (seed 004 §5.3: the k-way merge of a sort as a
+// Merges sorted runs that land one by one (Kowalewski 2021 §5.3.3: the k-way merge of a sort as a
 // partial-aggregation consumer). The runs lie side by side in source order, as the canonical
 // output of an alltoallv packs them. A fixed balanced binary tree over the sources merges two
 // neighbouring ranges as soon as both are complete, so merging overlaps the exchange while the

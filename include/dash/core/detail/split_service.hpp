@@ -1,5 +1,5 @@
 #pragma once
-// The team-split service (seed 000 ch. 2): computes the teams of Team::split_by(color, key)
+// The team-split service (Sack 2011 ch. 2): computes the teams of Team::split_by(color, key)
 // without MPI_Comm_split, MPI_Comm_create* or MPI_Group_incl. The result orders each color's
 // members by (key, parent rank), exactly as MPI_Comm_split does.
 //

@@ -1,5 +1,6 @@
 #pragma once
-// Tag spaces of teams (DESIGN.md §2: every team has its own tag space on the base communicator).
+// Tag spaces of teams (docs/design.md §2: every team has its own tag space on the base
+// communicator).
 //
 // The tags above the world group's range, up to the base communicator's MPI_TAG_UB, are cut into
 // equal blocks. A split gives all the teams it creates one block that no member of the parent
