@@ -6,7 +6,7 @@
 Writes team_emulation results shaped like dash-bench's whose phase times follow the documented
 formulas exactly (known constants, n = 1M .. 32M, p = 2 .. 64, splitter searches growing with lg n),
 in three files of which one is ten times slower (the median over files must ignore it), runs the
-script and checks the fitted constants, the extrapolated cells at 64M and 128M next to the seed's
+script and checks the fitted constants, the extrapolated cells at 64M and 128M next to Sack 2011's
 Table 2.1, the speed-ups, and the refusal of unusable input.
 """
 

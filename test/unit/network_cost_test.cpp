@@ -1,7 +1,7 @@
-// The congestion-aware network cost (network_cost.hpp): hand-counted link loads on small
-// networks, and the golden numbers of seed_000_sack.md §3 and §5.6 (bandwidth terms in nδ with
-// one block of n bytes per rank). The seed writes tori as XxYxZ with X fastest; our grids number
-// the last dimension fastest, so its XxYxZ is our torus ZxYxX.
+// The congestion-aware network cost (network_cost.hpp): hand-counted link loads on small networks,
+// and the golden numbers of Sack 2011 §3.5.6 and predictions recomputed from its model (bandwidth
+// terms in nδ with one block of n bytes per rank). Sack 2011 writes tori as XxYxZ with X fastest;
+// our grids number the last dimension fastest, so its XxYxZ is our torus ZxYxX.
 
 #include <algorithm>
 #include <bit>
@@ -109,7 +109,7 @@ TEST(NetworkCost, SumsStagesAndCountsStartupsPerStage) {
 
 TEST(NetworkCost, ChainsAndTreesTakeAStagePerHopOfTheirLongestPath) {
   // A rank forwards only what it received: the pipelined chain of 8 ranks with 4 segments takes
-  // p + S - 2 = 10 stages of one block (seed 004 Eq. 4.5), not the 5 rounds of its longest
+  // p + S - 2 = 10 stages of one block (Kowalewski 2021 Eq. 4.5), not the 5 rounds of its longest
   // schedule; the binomial tree of 8 takes lg 8 = 3.
   CollectiveShape shape;
   shape.collective = Coll::bcast;
@@ -135,7 +135,7 @@ TEST(NetworkCost, SplitsHalfRingTransfersOverBothDirections) {
 }
 
 TEST(NetworkCost, XorStagesCongestAsTheSeedCounts) {
-  // seed §2.6: within a torus dimension of 8, XOR 1 is congestion-free, XOR 2 has congestion 2
+  // Sack 2011 §3.3: within a torus dimension of 8, XOR 1 is congestion-free, XOR 2 has congestion 2
   // and XOR 4 (half the ring) p/4 = 2 using the wrap links; a mesh doubles the last one.
   auto xor_stage = [](int p, int bit) {
     std::vector<Message> stage;
@@ -201,7 +201,7 @@ TEST(NetworkCost, DeterministicRoutingSendsHalfRingsOneWay) {
   // From 1 and from 5 both go up, on disjoint links (1 -> 2 ... 4 -> 5 and 5 -> 6 ... 0 -> 1).
   EXPECT_EQ(cost_of_stage(8, {{1, 5, 1}, {5, 1, 1}}, ring, multi_port).link_blocks, 1);
   // XOR 4 on a ring of 8: every node but 4 sends up, so the link 2 -> 3 carries the messages of
-  // 7, 0, 1 and 2: 4 blocks, where splitting half rings gives the seed's p/4 = 2.
+  // 7, 0, 1 and 2: 4 blocks, where splitting half rings gives Sack's p/4 = 2.
   std::vector<Message> xor_4;
   for (int i = 0; i < 8; ++i) {
     xor_4.push_back({i, i ^ 4, 1});
@@ -326,14 +326,14 @@ TEST(NetworkCost, RejectsInconsistentArguments) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Golden numbers on BG/P tori (seed §3 table, §5.6).
+// Golden numbers on BG/P tori (Sack 2011 §3.5.6, and predictions recomputed from its model).
 
-// The seed's XxYxZ torus.
+// Sack's XxYxZ torus.
 Network bgp_torus(int x, int y, int z) {
   return parse_network("torus:" + std::to_string(z) + "x" + std::to_string(y) + "x" + std::to_string(x));
 }
 
-// The orders of the seed's table: torus_order's turns with each turn's bits ascending.
+// The orders of the recomputed table: torus_order's turns with each turn's bits ascending.
 std::vector<int> seed_table_order(std::span<const int> dims) {
   std::vector<int> order = torus_order(dims);
   std::vector<int> bits;
@@ -360,7 +360,7 @@ TEST(NetworkCostGolden, Torus8x8x8MatchesTheSeedsCounts) {
   const NetworkCostTerms halving = ordered_allgather_cost(torus, distance_halving_order(512));
   EXPECT_EQ(halving.link_blocks, 732);
   EXPECT_EQ(halving.startups, 10);
-  // Torus-optimal (seed §2.11 example 1): 10α + 576nδ, stage by stage as the seed counts it.
+  // Torus-optimal (Sack 2011 §3.5.6, first example): 10α + 576nδ, stage by stage as Sack counts it.
   const std::vector<int> dims = {8, 8, 8};
   const std::vector<int> order = torus_order(dims);
   EXPECT_EQ(order, (std::vector<int>{2, 5, 8, 1, 4, 7, 0, 3, 6}));
@@ -374,8 +374,8 @@ TEST(NetworkCostGolden, Torus8x8x8MatchesTheSeedsCounts) {
   EXPECT_EQ(ring.startups, 511);
 }
 
-// One row of the seed's table (§3): rd-doubling, rd-halving (+swap) and rd-optimal (+swap) in nδ,
-// the last with the table's order; ours is torus_order's.
+// One row of the table recomputed from Sack 2011's model: rd-doubling, rd-halving (+swap) and
+// rd-optimal (+swap) in nδ, the last with the table's order; ours is torus_order's.
 struct TableRow {
   int x, y, z;
   double doubling;
@@ -404,7 +404,7 @@ TEST_P(SeedTable, ReproducesTheRow) {
   EXPECT_EQ(optimal.startups, stages + 1);
 }
 
-// Non-cubic rows: the seed's order puts each turn's smaller dimensions first, ours the larger.
+// Non-cubic rows: that table's order puts each turn's smaller dimensions first, ours the larger.
 INSTANTIATE_TEST_SUITE_P(BgpPartitions, SeedTable,
                          testing::Values(TableRow{8, 8, 8, 949, 732, 576, 576}, TableRow{8, 8, 16, 3509, 1472, 1172, 1160},
                                          TableRow{8, 8, 32, 13749, 2960, 2360, 2336},
@@ -428,7 +428,7 @@ TEST(NetworkCostGolden, SeedTableOrdersAreTheDigests) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Clos closed forms (seed §2.6, §2.7), in nδ.
+// Clos closed forms (Sack 2011 §3.3, §3.4.1), in nδ.
 
 struct ClosCosts {
   double doubling;
@@ -456,7 +456,8 @@ TEST(NetworkCostGolden, ClosMatchesTheClosedForms) {
 }
 
 TEST(NetworkCostGolden, ClosSpeedupAtQuarterBisection) {
-  // P = 32768, µ = 0.25: the seed's 3.4-3.8x for T = 16 .. 64 (3.37, 3.65, 3.82 unrounded).
+  // P = 32768, µ = 0.25: the 3.4-3.8x of Sack 2011's Clos formulas for T = 16 .. 64 (3.37, 3.65,
+  // 3.82 unrounded).
   const int p = 32768;
   for (const auto& [t, rounded] : {std::pair{16, 3.4}, {32, 3.7}, {64, 3.8}}) {
     const ClosCosts costs = clos_costs(p, t, 0.25);

@@ -1,5 +1,5 @@
 // Allgather generators, run through the verifier for every group size up to 256 and sampled
-// larger ones, with their measured costs compared against the seeds' closed forms.
+// larger ones, with their measured costs compared against the published closed forms.
 
 #include <bit>
 #include <cstdint>
@@ -268,7 +268,7 @@ TEST(AllgatherBruckNoncanonical, LeavesTheOutputRotatedWithoutReorder) {
 }
 
 TEST(AllgatherSparbit, BlocksPerStepMatchTheSeedTable) {
-  // seed 002 §3.3, output of sparbit_check.py.
+  // Loch & Koslovski 2021, Alg. 1 (its two typos fixed), as an independent simulation of it prints.
   const std::vector<std::pair<int, std::vector<std::uint32_t>>> table = {
       {5, {1, 1, 2}},
       {6, {1, 1, 3}},
@@ -318,7 +318,7 @@ TEST(AllgatherNeighborExchange, AlternatesNeighboursAndMovesPairs) {
     for (const Round& r : schedule.rounds) {
       for (const Action& action : r.actions) {
         if (action.kind == ActionKind::send) {
-          // Even ranks: r + (-1)^s; odd ranks: r - (-1)^s (seed 002 §2).
+          // Even ranks: r + (-1)^s; odd ranks: r - (-1)^s (Loch & Koslovski 2021 §II).
           const int sign = (round % 2 == 0 ? 1 : -1) * (rank % 2 == 0 ? 1 : -1);
           EXPECT_EQ(action.peer, modulo(rank + sign, p)) << "rank " << rank << " round " << round;
           ++round;

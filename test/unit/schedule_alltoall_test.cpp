@@ -1,5 +1,5 @@
 // Alltoall schedules: every generator is verified symbolically for every P in 1..256 and sampled
-// larger P, and its counts are compared with the closed forms of seed_004_kowalewski.md §3.4.
+// larger P, and its counts are compared with the closed forms of Kowalewski 2021 §4.4.
 //
 // The verifier runs 10-35 times slower in unoptimised builds (Debug, sanitizers), so there the
 // sweeps take P <= 32 and a sample up to 256, and the large-P tests sample P = 257 instead.

@@ -1,6 +1,6 @@
-// Bucket schedules on Cartesian grids (seed 000 §2.6, §2.9, §2.10): every generator is verified
+// Bucket schedules on Cartesian grids (Sack 2011 §3.3, §3.4.2, §3.4.4): every generator is verified
 // symbolically on cubic, non-cubic, non-power-of-two, mesh and 1-D grids for several segment
-// counts, and its measured costs are compared with the seed's invariants: Σ(d_i - 1) rounds and
+// counts, and its measured costs are compared with Sack 2011's invariants: Σ(d_i - 1) rounds and
 // (P-1)S blocks per rank for the 1-port bucket, w messages per ring step and a remap of at most
 // w messages each way for the multi-port buckets, reduce-scatter the exact reverse of allgather.
 
@@ -146,7 +146,7 @@ std::vector<std::vector<Message>> communication_of(const Schedule& schedule, boo
 }
 
 // ---------------------------------------------------------------------------------------------
-// Verification on every grid the seed's checklist names (§5.5), with cost invariants.
+// Verification on tori and meshes, cubic, non-cubic and not powers of two, with cost invariants.
 
 struct Case {
   Algorithm algorithm;
@@ -164,7 +164,7 @@ void PrintTo(const Case& c, std::ostream* out) {
 
 class BucketVerification : public testing::TestWithParam<Case> {};
 
-// Checks the costs the seed states for `algorithm` on `grid` with S segments.
+// Checks the costs Sack 2011 states for `algorithm` on `grid` with S segments.
 void expect_costs(const Algorithm& algorithm, const CartesianGrid& grid, std::uint32_t s,
                   const ScheduleMetrics& got, const std::string& where) {
   const auto p = static_cast<std::uint64_t>(grid.size());
@@ -226,7 +226,7 @@ void expect_costs(const Algorithm& algorithm, const CartesianGrid& grid, std::ui
 }
 
 // The remap round of a multi-port allgather (first) or reduce-scatter (last): at most w
-// messages each way, at most 2w peers (the seed's "about 12" for 6 ways).
+// messages each way, at most 2w peers (about 12 for 6 ways).
 void expect_small_remap(const Algorithm& algorithm, const CollectiveShape& shape, const std::string& where) {
   if (algorithm.ways == 1 || algorithm.kind == Kind::allreduce) {
     return;
@@ -380,7 +380,7 @@ TEST(BucketAllreduce, IsReduceScatterThenAllgatherWithoutTheRemaps) {
 }
 
 TEST(BucketAllgather, RingsRunFastestDimensionFirstWithGrowingMessages) {
-  // 3x5x2 (our dimension 2 is the seed's X): a ring of 2, then of 5 (messages of 2
+  // 3x5x2 (our dimension 2 is Sack's X): a ring of 2, then of 5 (messages of 2
   // contributions), then of 3 (messages of 10); each round one message to the next coordinate.
   const CartesianGrid grid = torus({3, 5, 2});
   const std::uint32_t s = 4;
@@ -421,7 +421,7 @@ TEST(Bucket, MultiPortRoundsAreFencedOnePortRoundsRunAhead) {
 }
 
 TEST(BucketAllgather6Way, RemapsSectionsAsTheSeedsWorkedExample) {
-  // Seed §2.9 on 8x8x8: section 3 of process 200 is s = 1203, bucket ⌊1203/512⌋ = 2 (YZX+),
+  // Sack 2011 §3.4.2 on 8x8x8: section 3 of process 200 is s = 1203, bucket ⌊1203/512⌋ = 2 (YZX+),
   // slot 179, which is process 410's slot in that bucket.
   const CollectiveShape shape = shape_of(Kind::allgather, torus({8, 8, 8}), 6);
   const Schedule schedule = allgather_bucket_multiport(shape, 200, 6);
@@ -447,9 +447,9 @@ TEST(BucketAllgather6Way, RemapsSectionsAsTheSeedsWorkedExample) {
 }
 
 TEST(BucketAllgather6Way, Sends106MessagesPerPhaseOn8x16x32) {
-  // Seed §2.11 example 2: X = 8, Y = 16, Z = 32 (our dims 32x16x8). Every phase runs two rings
-  // (one each way) in every dimension: 2((X-1) + (Y-1) + (Z-1)) = 106 messages per rank, in
-  // Z - 1 = 31 rounds; the remap adds at most 6.
+  // Sack 2011 §3.5.6, second example: X = 8, Y = 16, Z = 32 (our dims 32x16x8). Every phase runs
+  // two rings (one each way) in every dimension: 2((X-1) + (Y-1) + (Z-1)) = 106 messages per rank,
+  // in Z - 1 = 31 rounds; the remap adds at most 6.
   const CollectiveShape shape = shape_of(Kind::allgather, torus({32, 16, 8}), 6);
   for (const int rank : {0, 1, 777, 4095}) {
     const Schedule schedule = allgather_bucket_multiport(shape, rank, 6);
@@ -480,7 +480,8 @@ TEST(BucketAllgather3Way, NonCubicPhasesWaitForTheLongestRing) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Congestion-aware cost (network_cost.hpp) against the seed's golden numbers (§2.11, §3, §5.6).
+// Congestion-aware cost (network_cost.hpp) against the figures of Sack 2011 §3.5.6 and predictions
+// recomputed from its model.
 
 Network torus_network(const std::vector<int>& dims) {
   Network network;
@@ -505,7 +506,7 @@ double load_of(const NetworkCostTerms& terms, std::size_t first, std::size_t las
 }
 
 TEST(BucketNetworkCost, OnePortBucketOn8x8x8CostsNTimesPMinusOne) {
-  // Seed §3: 511 nδ, 3(∛P - 1) = 21 start-ups; congestion-free, one link per stage.
+  // Sack 2011's model: 511 nδ, 3(∛P - 1) = 21 start-ups; congestion-free, one link per stage.
   for (const std::uint32_t s : {1u, 6u}) {
     const NetworkCostTerms terms = cost_of(algorithms[0], shape_of(Kind::allgather, torus({8, 8, 8}), s), false);
     EXPECT_EQ(terms.startups, 21.0);
@@ -517,7 +518,7 @@ TEST(BucketNetworkCost, OnePortBucketOn8x8x8CostsNTimesPMinusOne) {
 }
 
 TEST(BucketNetworkCost, MultiPortBucketsOnACubeDivideTheBandwidthByTheWays) {
-  // Seed §2.9 on 8x8x8: every link carries one bucket per ring step, so the phases cost
+  // Sack 2011 §3.4.2 on 8x8x8: every link carries one bucket per ring step, so the phases cost
   // (P-1)n/w, with w·3(∛P - 1) start-ups (6 ways: 126 ≈ 18∛P) plus the remap's w.
   for (const int ways : {3, 6}) {
     const auto s = static_cast<std::uint32_t>(ways);  // one block per section: n/w
@@ -530,7 +531,7 @@ TEST(BucketNetworkCost, MultiPortBucketsOnACubeDivideTheBandwidthByTheWays) {
 }
 
 // `schedule` with rounds [bounds[i], bounds[i+1]) merged into one: a stage per phase, in which
-// every link's messages form an independent train (the seed's §2.3 model for multi-port buckets).
+// every link's messages form an independent train (Sack 2011's §3.1 model for multi-port buckets).
 Schedule phases_as_stages(const Schedule& schedule, const std::vector<std::size_t>& bounds) {
   Schedule merged = schedule;
   merged.rounds.clear();
@@ -545,34 +546,34 @@ Schedule phases_as_stages(const Schedule& schedule, const std::vector<std::size_
 }
 
 TEST(BucketNetworkCost, SixBucketOn8x16x32AgainstTheSeedsCount) {
-  // Seed §2.11 example 2 (X = 8, Y = 16, Z = 32; our dims 32x16x8): 327α + (4591/6)nδ =
+  // Sack 2011 §3.5.6, second example (X = 8, Y = 16, Z = 32; our dims 32x16x8): 327α + (4591/6)nδ =
   // (3 + 6 + 3·106)α + (8 + 8 + 31/6 + 496/6 + 3968/6)nδ, for a pad-to-6 stage, the remap, and
   // three phases. S = 6: one block is n/6.
   const CollectiveShape shape = shape_of(Kind::allgather, torus({32, 16, 8}), 6);
   const NetworkCostTerms terms = cost_of(algorithms[2], shape, true);
   ASSERT_EQ(terms.stage_link_blocks.size(), 1u + 3u * 31u);
-  // No pad stage (sections of unequal size instead), so 6 + 318 start-ups: the seed's 327 - 3.
+  // No pad stage (sections of unequal size instead), so 6 + 318 start-ups: Sack's 327 - 3.
   EXPECT_EQ(terms.startups, 324.0);
   // The remap: 6 messages of n/6 per rank under dimension-ordered routing load a link with
-  // 16n; the seed charges it 8n, the bisection bound nZ/4, which network_cost applies to
+  // 16n; Sack charges it 8n, the bisection bound nZ/4, which network_cost applies to
   // permutation stages only.
   EXPECT_EQ(terms.stage_link_blocks[0], 96.0);
-  // Phase 1 (rings of 8, 16, 32 carrying n/6 each): 31 rounds of n/6, the seed's 31n/6.
+  // Phase 1 (rings of 8, 16, 32 carrying n/6 each): 31 rounds of n/6, Sack's 31n/6.
   EXPECT_EQ(load_of(terms, 1, 32), 31.0);
   // Phases 2 and 3 in lockstep rounds: a round costs its largest message, so the short rings'
-  // large messages count on top of the longest ring's train: 7·32 + 24·16 = 608 (seed: 31·16 =
-  // 496) and 7·512 + 8·256 + 16·128 = 7680 (seed: 31·128 = 3968).
+  // large messages count on top of the longest ring's train: 7·32 + 24·16 = 608 (Sack: 31·16 =
+  // 496) and 7·512 + 8·256 + 16·128 = 7680 (Sack: 31·128 = 3968).
   EXPECT_EQ(load_of(terms, 32, 63), 608.0);
   EXPECT_EQ(load_of(terms, 63, 94), 7680.0);
 
-  // The seed's model lets each link's message train run on its own within a phase. One stage
+  // Sack's model lets each link's message train run on its own within a phase. One stage
   // per phase gives exactly its numbers: 106 start-ups and 31, 496, 3968 blocks.
   const std::vector<std::size_t> bounds = {0, 1, 32, 63, 94};
   const NetworkCostTerms trains = network_cost(
       shape, [&](int rank) { return phases_as_stages(allgather_bucket_multiport(shape, rank, 6), bounds); },
       torus_network(shape.grid->dims()), NetworkCostOptions{true, 1.0});
   EXPECT_EQ(trains.startups, 6.0 + 3 * 106.0);
-  // The remaining gap to the seed's 327α + (4591/6)nδ: its pad stage (3α + 8n = 48 blocks), and
+  // The remaining gap to Sack's 327α + (4591/6)nδ: its pad stage (3α + 8n = 48 blocks), and
   // the remap's 96 blocks here against its 48: 324 + 3 = 327, 4591 = 4495 + 48 + 48.
   EXPECT_EQ(trains.stage_link_blocks, (std::vector<double>{96.0, 31.0, 496.0, 3968.0}));
 }

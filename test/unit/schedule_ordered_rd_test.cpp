@@ -1,7 +1,7 @@
 // Reordered recursive doubling (recursive_doubling_order.hpp): the remap R(S, i) and the stage
 // orders, and every generator run through the verifier for every power of two P up to 256 and
 // sampled larger ones, with S = 0, 1 and 3 segments, for distance doubling, distance halving, the
-// torus orders of several grids and random orders; counts as in seed_000_sack.md §5.5 (a
+// torus orders of several grids and random orders; counts as in Sack 2011 §3.4 (a
 // swapping rank sends P·S blocks instead of (P-1)·S, in lg P + 1 rounds).
 
 #include <algorithm>
@@ -125,7 +125,7 @@ void expect_allreduce(int p, std::uint32_t s, const NamedOrder& named) {
   const auto pp = static_cast<std::uint64_t>(p);
   EXPECT_LE(report.metrics.max_communication_rounds, static_cast<std::size_t>(2 * lg(p))) << where;
   EXPECT_EQ(report.metrics.total_blocks_sent, 2 * (pp - 1) * s) << where;
-  if (s % pp == 0 && s > 0) {  // equal parts: seed 001's (2 lg P, 2(1 - 1/P)n, (1 - 1/P)n)
+  if (s % pp == 0 && s > 0) {  // equal parts: Rabenseifner 2004's (2 lg P, 2(1 - 1/P)n, (1 - 1/P)n)
     EXPECT_EQ(report.metrics.max_communication_rounds, static_cast<std::size_t>(2 * lg(p))) << where;
     EXPECT_EQ(report.metrics.critical_startups, static_cast<double>(2 * lg(p))) << where;
     EXPECT_EQ(report.metrics.critical_blocks, static_cast<double>(2 * (pp - 1) * (s / pp))) << where;
@@ -262,11 +262,11 @@ TEST(RecursiveDoublingOrder, ClassicOrders) {
 }
 
 TEST(RecursiveDoublingOrder, TorusOrdersTakeTheLargestDimensionsFirst) {
-  // Cubes: the seed's table (§3) exactly.
+  // Cubes: the table recomputed from Sack 2011's model, exactly.
   EXPECT_EQ(torus_order(std::vector<int>{8, 8, 8}), (std::vector<int>{2, 5, 8, 1, 4, 7, 0, 3, 6}));
   EXPECT_EQ(torus_order(std::vector<int>{32, 32, 32}),
             (std::vector<int>{4, 9, 14, 3, 8, 13, 2, 7, 12, 1, 6, 11, 0, 5, 10}));
-  // The seed's 8x8x16 (our 16x8x8) and 8x16x32 (our 32x16x8): its turns {9}, {2, 5, 8}, ... and
+  // That table's 8x8x16 (our 16x8x8) and 8x16x32 (our 32x16x8): its turns {9}, {2, 5, 8}, ... and
   // {11}, {6, 10}, {2, 5, 9}, ..., each led by the larger dimensions.
   EXPECT_EQ(torus_order(std::vector<int>{16, 8, 8}), (std::vector<int>{9, 8, 2, 5, 7, 1, 4, 6, 0, 3}));
   EXPECT_EQ(torus_order(std::vector<int>{32, 16, 8}), (std::vector<int>{11, 10, 6, 9, 5, 2, 8, 4, 1, 7, 3, 0}));
@@ -285,7 +285,8 @@ int bit_reverse(int x, int bits) {
 }
 
 TEST(RecursiveDoublingOrder, RemapPermutesTheBitsOfARank) {
-  // seed §2.8: P = 16, rank 11 = bits {1, 1, 0, 1} LSB first; distance halving reverses them.
+  // Sack 2011 §3.4.1: P = 16, rank 11 = bits {1, 1, 0, 1} LSB first; distance halving reverses
+  // them.
   EXPECT_EQ(remap(distance_halving_order(16), 11), 13);
   EXPECT_EQ(remap(std::vector<int>{1, 2, 3, 0}, 11), 0b1101);  // bits 1, 2, 3, 0 of 11: 1, 0, 1, 1
   for (const int p : {1, 2, 64, 512}) {
@@ -305,8 +306,9 @@ TEST(RecursiveDoublingOrder, RemapPermutesTheBitsOfARank) {
 }
 
 TEST(RecursiveDoublingOrder, ReversedTorusOrderRemapsToMortonOrder) {
-  // seed §2.8: reversing an optimal schedule and applying R gives a Morton (Z-order) curve. On
-  // 8x8x8 (coordinates z, y, x with x fastest), R interleaves bit j of z, y, x into 3j, 3j+1, 3j+2.
+  // Sack 2011 §3.4.1: reversing an optimal schedule and applying R gives a Morton (Z-order) curve.
+  // On 8x8x8 (coordinates z, y, x with x fastest), R interleaves bit j of z, y, x into 3j, 3j+1,
+  // 3j+2.
   std::vector<int> order = torus_order(std::vector<int>{8, 8, 8});
   std::reverse(order.begin(), order.end());
   for (int i = 0; i < 512; ++i) {

@@ -1,7 +1,7 @@
 // Reduction generators (reduce-scatter, allreduce, reduce), run through the verifier for every
 // group size up to 256 and sampled larger ones, with commutative and non-commutative operations,
-// and their measured costs compared with seed 001's closed forms (critical path in start-ups,
-// blocks and combined blocks; n = S blocks is the vector, p' = 2^⌊lg p⌋, r = p - p').
+// and their measured costs compared with Rabenseifner 2004's closed forms (critical path in
+// start-ups, blocks and combined blocks; n = S blocks is the vector, p' = 2^⌊lg p⌋, r = p - p').
 
 #include <algorithm>
 #include <cstdint>
@@ -190,9 +190,9 @@ TEST_P(ReduceScatterPairwise, KeepsRankOrderWithPMinusOneSteps) {
 
 INSTANTIATE_TEST_SUITE_P(ScheduleReduceScatter, ReduceScatterPairwise, quadratic_ranges, range_name);
 
-// Seed 001 §2.3's halving over the p·S-block vector. p = p': lg p steps, (p-1)S blocks sent and
-// combined along the critical path. Otherwise, along the critical path: the pre-step moves pS
-// blocks and combines the larger half, (p'/2 + ⌈r/2⌉)S; the halving step at distance m moves and
+// Rabenseifner 2004 §3.5's halving over the p·S-block vector. p = p': lg p steps, (p-1)S blocks
+// sent and combined along the critical path. Otherwise, along the critical path: the pre-step moves
+// pS blocks and combines the larger half, (p'/2 + ⌈r/2⌉)S; the halving step at distance m moves and
 // combines the chunks of p'/2m survivors, ⌈r/2m⌉ of them paired (two chunks); the last message
 // carries S. The survivors' paths meet after each step, so the steps' maxima add up.
 Expected recursive_halving_costs(int size, double s) {
@@ -266,8 +266,8 @@ TEST(ScheduleReduceScatter, LargeGroups) {
 // ---------------------------------------------------------------------------------------------
 // Allreduce
 
-// Seed 001 §2.2 with the MPICH-style fold for p ≠ p' (full vectors, so costs do not depend on S
-// beyond the factor n): (⌈lg p⌉ + [p ≠ p'], same n, ⌈lg p⌉ n).
+// Rabenseifner 2004 §3.4 with the MPICH-style fold for p ≠ p' (full vectors, so costs do not depend
+// on S beyond the factor n): (⌈lg p⌉ + [p ≠ p'], same n, ⌈lg p⌉ n).
 Expected recursive_doubling_costs(int size, double s) {
   const Group g(size);
   const double fold = g.power_of_two ? 0 : 1;
@@ -293,9 +293,9 @@ TEST(ScheduleAllreduce, RecursiveDoublingKeepsRankOrder) {
   }
 }
 
-// Seed 001 §2.3 totals with f_α = f_β = 1, exact for S a multiple of 2p' (every part and half
-// the same size). p = p': (2 lg p, 2(1 - 1/p)n, (1 - 1/p)n). Otherwise
-// (2 lg p' + 3, (3 + (1 + f_β)/2)n - (2/p')n = (4 - 2/p')n, (3/2 - 1/p')n).
+// Rabenseifner 2004 §3.5 totals with f_α = f_β = 1, exact for S a multiple of 2p' (every part and
+// half the same size). p = p': (2 lg p, 2(1 - 1/p)n, (1 - 1/p)n). Otherwise (2 lg p' + 3, (3 +
+// (1 + f_β)/2)n - (2/p')n = (4 - 2/p')n, (3/2 - 1/p')n).
 Expected rabenseifner_allreduce_costs(int size, double s) {
   const Group g(size);
   Expected want;
@@ -353,15 +353,16 @@ TEST(ScheduleAllreduce, RabenseifnerHandlesShortVectorsAndKeepsRankOrder) {
   }
 }
 
-// The digest's binary-blocks table (seed 001 §2.4), computed by rabenseifner_check.py with eager
-// sends: a message may leave before its receiver posts the receive. The verifier instead starts a
-// message when both sides have posted it, so the same schedule (the script's step lists, one
-// message per round) measures more start-ups and blocks where a small block's many pieces queue up
-// behind a larger block still reducing. `verifier` holds the script's own step lists re-timed
-// with that rule (outside this code base); the combined blocks (γ) agree under both rules.
+// Binary blocks' critical paths from an independent message-level simulation of the reconstruction
+// (Rabenseifner 2004 §3.6 gives no closed form), with eager sends: a message may leave before its
+// receiver posts the receive. The verifier instead starts a message when both sides have posted it,
+// so the same schedule (the simulation's step lists, one message per round) measures more start-ups
+// and blocks where a small block's many pieces queue up behind a larger block still reducing.
+// `verifier` holds the simulation's own step lists re-timed with that rule (outside this code
+// base); the combined blocks (γ) agree under both rules.
 struct BinaryBlocksRow {
   int p;
-  double digest[3];    // (α count, nβ, nγ) per the digest
+  double digest[3];    // (α count, nβ, nγ) per that simulation
   double verifier[3];  // (start-ups, blocks / n, combined blocks / n) measured here
 };
 
@@ -471,7 +472,7 @@ TEST_P(AllreducePairwiseRing, MatchesSeedTotalsAndKeepsRankOrder) {
         const CollectiveShape shape = shape_of(Coll::allreduce, p, s, commutative);
         const VerificationReport report = verified(shape, allreduce_pairwise_ring);
         if (s % size == 0 && s > 0) {
-          // The seed's ring costs, but the higher ranks' partial sum is appended by one more
+          // Rabenseifner's ring costs, but the higher ranks' partial sum is appended by one more
           // combination of a part: (p - 1)n/p + n/p combined blocks for p >= 3.
           Expected want = ring_allreduce_costs(p, s);
           want.reduced = p >= 3 ? s : *want.reduced;
@@ -514,8 +515,9 @@ TEST(ScheduleAllreduce, LargestGroup) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The table `python3 rabenseifner_check.py` prints (seed 001 §3, f_α = f_β = 1, reduce to root 0),
-// with its vector length: (start-ups, blocks / n, combined blocks / n), printed to 3 decimals.
+// Critical paths of the paper's schedules in a message-level simulation (its closed forms,
+// Rabenseifner 2004 §3.3-§3.7, f_α = f_β = 1, reduce to root 0), with its vector length:
+// (start-ups, blocks / n, combined blocks / n), printed to 3 decimals.
 
 struct OracleRow {
   int p;
@@ -676,9 +678,9 @@ TEST(ScheduleReduce, KnomialRejectsAnArityBelowTwo) {
   EXPECT_THROW(reduce_knomial(shape, 0, 0), dash::InvalidArgument);
 }
 
-// Seed 001 §2.3 reduce totals with f_α = f_β = 1, S a multiple of 2p'. p = p':
-// (2 lg p, 2(1 - 1/p)n, (1 - 1/p)n); otherwise (2 lg p' + 2, (3 - 2/p')n, (3/2 - 1/p')n), for
-// every root: the odd-root role swap costs nothing.
+// Rabenseifner 2004 §3.5 reduce totals with f_α = f_β = 1, S a multiple of 2p'. p = p': (2 lg p,
+// 2(1 - 1/p)n, (1 - 1/p)n); otherwise (2 lg p' + 2, (3 - 2/p')n, (3/2 - 1/p')n), for every root:
+// the odd-root role swap costs nothing.
 Expected rabenseifner_reduce_costs(int size, double s) {
   const Group g(size);
   Expected want;

@@ -1,7 +1,7 @@
 // Rooted collectives (bcast, gather, scatter), barrier and prefix reductions (scan, exscan): every
 // generator is run through the verifier for all group sizes 1..256 and sampled large ones, every
 // kind of root, with and without data, and its measured costs are compared with the closed forms
-// of seed 004 §3 (Eq. 4.1-4.6) derived for the exact construction.
+// of Kowalewski 2021 §4 (Eq. 4.1-4.6) derived for the exact construction.
 
 #include <algorithm>
 #include <bit>
