@@ -6,6 +6,8 @@
 #include <utility>
 #include <vector>
 
+#include <boost/container/small_vector.hpp>
+
 #include <dash/comm/detail/received_bytes.hpp>
 #include <dash/comm/exception.hpp>
 #include <dash/comm/mpi_call.hpp>
@@ -15,6 +17,10 @@ namespace dash::comm {
 namespace {
 
 constexpr const char* function = "dash::comm::neighbor_alltoallw";
+// The calls' names for check_mpi, whole: a std::string built per call would allocate.
+constexpr const char* irecv_call = "dash::comm::neighbor_alltoallw: MPI_Irecv";
+constexpr const char* isend_call = "dash::comm::neighbor_alltoallw: MPI_Isend";
+constexpr const char* testsome_call = "dash::comm::neighbor_alltoallw: MPI_Testsome";
 
 void check_channel(int peer, const void* base, const Layout& layout, const Group& group, const char* list,
                    std::size_t index) {
@@ -36,7 +42,7 @@ bool valid_peer(int peer, const Group& group) noexcept { return peer >= 0 && pee
 void check_self_channels(std::span<const SendChannel> sends, std::span<const ReceiveChannel> receives,
                          const Group& group) {
   const int self = group.rank();
-  std::vector<std::size_t> self_sends;
+  boost::container::small_vector<std::size_t, 26> self_sends;  // in place for a 3-D halo's channels
   for (std::size_t i = 0; i < sends.size(); ++i) {
     if (sends[i].peer == self) {
       self_sends.push_back(i);
@@ -155,7 +161,7 @@ bool NeighborRequest::test() {
   const int code =
       MPI_Testsome(static_cast<int>(requests_.size()), requests_.data(), &count, completed_.data(), statuses_.data());
   if (code != MPI_ERR_IN_STATUS) {
-    check_mpi(code, std::string(function) + ": MPI_Testsome");
+    check_mpi(code, testsome_call);
   }
   if (count == MPI_UNDEFINED) {
     count = 0;
@@ -191,7 +197,7 @@ bool NeighborRequest::test() {
   if (!mismatch.empty()) {
     throw InvalidArgument(mismatch);
   }
-  check_mpi(failed, std::string(function) + ": MPI_Testsome");
+  check_mpi(failed, testsome_call);
   return pending_ == 0;
 }
 
@@ -228,14 +234,14 @@ NeighborRequest ineighbor_alltoallw(std::span<const SendChannel> sends, std::spa
     const ReceiveChannel& channel = receives[i];
     check_mpi(MPI_Irecv(channel.base, channel.layout.count(), channel.layout.datatype(), group.base_rank(channel.peer), tag, comm,
                         &request.requests_[i]),
-              std::string(function) + ": MPI_Irecv");
+              irecv_call);
     ++request.pending_;
   }
   for (std::size_t i = 0; i < sends.size(); ++i) {
     const SendChannel& channel = sends[i];
     check_mpi(MPI_Isend(channel.base, channel.layout.count(), channel.layout.datatype(), group.base_rank(channel.peer), tag, comm,
                         &request.requests_[receives.size() + i]),
-              std::string(function) + ": MPI_Isend");
+              isend_call);
     ++request.pending_;
   }
   return request;

@@ -15,7 +15,13 @@
 // it (one multiplication for a uniform stencil), so the result is the same bit for bit at every
 // number of units. Coefficients are converted to T. Collective over the matrices' team. No
 // barrier at the end: target's cells are final locally; other units must synchronise (e.g. the
-// next halo update, or target.barrier()) before reading them.
+// next halo update, or target.barrier()) before reading them. Allocates nothing for stencils of
+// up to 27 points (detail::PointTable), so a time-step loop makes no heap allocation per step.
+//
+// Map: StencilOptions; in detail, PointTable (per-point tables kept in place), the row kernel
+// (stencil_row, RowKernel, KeepSum), a box run line by line (ShiftedRows, BoxLines, box_lines,
+// run_line), apply_stencil_box and apply_stencil_early (the cells that read no exchanged region);
+// then the two apply_stencil overloads.
 
 #include <algorithm>
 #include <array>
@@ -24,6 +30,9 @@
 #include <type_traits>
 #include <utility>
 #include <vector>
+
+#include <boost/container/small_vector.hpp>
+#include <boost/container/static_vector.hpp>
 
 #include <dash/comm/exception.hpp>
 #include <dash/containers/halo_box.hpp>
@@ -38,6 +47,14 @@ struct StencilOptions {
 };
 
 namespace detail {
+
+// The most points the row kernel unrolls: the 3-D box stencil's 27.
+inline constexpr std::size_t unrolled_points = 27;
+
+// A value per stencil point, in place for up to unrolled_points points (every stencil the row
+// kernel unrolls), so that apply_stencil allocates nothing for them; more spill to the heap.
+template <class V>
+using PointTable = boost::container::small_vector<V, unrolled_points>;
 
 // One row of cells for a stencil of K points, rows[k] being where point k's values for the row
 // start: each cell forms its sum (stencil.hpp: c (v_0 + ... + v_K-1) for a uniform stencil,
@@ -79,15 +96,15 @@ constexpr std::array<StencilRow<T, Finish>, sizeof...(K)> make_stencil_rows(std:
   return {&stencil_row<T, K + 1, Finish, Uniform>...};
 }
 
-// The row kernel for a stencil: unrolled up to 27 points (the 3-D box), otherwise one pass over
+// The row kernel for a stencil: unrolled up to unrolled_points points, otherwise one pass over
 // the row per point into a scratch row (the same sum per cell).
 template <class T, class Finish>
 class RowKernel {
 public:
   RowKernel(std::size_t points, bool uniform, const Finish& finish)
       : points_(points), uniform_(uniform), finish_(finish) {
-    static constexpr auto general = make_stencil_rows<T, Finish, false>(std::make_index_sequence<27>());
-    static constexpr auto same_weight = make_stencil_rows<T, Finish, true>(std::make_index_sequence<27>());
+    static constexpr auto general = make_stencil_rows<T, Finish, false>(std::make_index_sequence<unrolled_points>());
+    static constexpr auto same_weight = make_stencil_rows<T, Finish, true>(std::make_index_sequence<unrolled_points>());
     if (points <= general.size()) {
       kernel_ = uniform ? same_weight[points - 1] : general[points - 1];
     }
@@ -182,7 +199,7 @@ struct BoxLines {
   HaloBox<N> lines;
   std::size_t along = N - 1;
   std::size_t length = 0;
-  std::vector<ShiftedRows<T, N>> sources;
+  PointTable<ShiftedRows<T, N>> sources;
 };
 
 // The lines of `box` along `along`, or none when a point's shifted copy straddles buffers.
@@ -208,7 +225,7 @@ std::optional<BoxLines<T, N>> box_lines(const HaloMatrix<T, N>& halo, const Halo
 template <class T, std::size_t N, class Finish>
 void run_line(const BoxLines<T, N>& plan, const std::array<std::size_t, N>& first,
               const std::array<std::size_t, N>& strides, const std::vector<StencilPoint<N>>& points, T* target,
-              const T* weights, const RowKernel<T, Finish>& kernel, std::vector<const T*>& starts) {
+              const T* weights, const RowKernel<T, Finish>& kernel, PointTable<const T*>& starts) {
   std::size_t out = 0;
   for (std::size_t d = 0; d < N; ++d) {
     out += first[d] * strides[d];
@@ -238,7 +255,7 @@ void run_line(const BoxLines<T, N>& plan, const std::array<std::size_t, N>& firs
 // cell through the halo lookup when a point's copy straddles buffers.
 template <class T, std::size_t N, class Finish>
 void apply_stencil_box(const HaloMatrix<T, N>& source, const HaloBox<N>& box, const std::array<std::size_t, N>& strides,
-                       T* target, const std::vector<T>& weights, const RowKernel<T, Finish>& kernel) {
+                       T* target, const T* weights, const RowKernel<T, Finish>& kernel) {
   if (box.empty()) {
     return;
   }
@@ -251,9 +268,9 @@ void apply_stencil_box(const HaloMatrix<T, N>& source, const HaloBox<N>& box, co
     }
   }
   if (const auto plan = box_lines(source, box, along)) {
-    std::vector<const T*> starts(points.size());
+    PointTable<const T*> starts(points.size());
     plan->lines.for_each([&](const std::array<std::size_t, N>& first) {
-      run_line(*plan, first, strides, points, target, weights.data(), kernel, starts);
+      run_line(*plan, first, strides, points, target, weights, kernel, starts);
     });
     return;
   }
@@ -270,7 +287,7 @@ void apply_stencil_box(const HaloMatrix<T, N>& source, const HaloBox<N>& box, co
           }
           return source.value_unchecked(index);
         },
-        weights.data(), at);
+        weights, at);
   });
 }
 
@@ -281,9 +298,10 @@ void apply_stencil_box(const HaloMatrix<T, N>& source, const HaloBox<N>& box, co
 // column to a few cache sets: 28 us against the row sweep's 150 us at b = 512).
 template <class T, std::size_t N, class Finish>
 void apply_stencil_early(const HaloMatrix<T, N>& source, const std::array<std::size_t, N>& strides, T* target,
-                         const std::vector<T>& weights, const RowKernel<T, Finish>& kernel) {
+                         const T* weights, const RowKernel<T, Finish>& kernel) {
   const HaloBox<N>& early = source.without_exchange();
-  std::vector<HaloBox<N>> boxes{source.inner()};
+  // The inner box and the 3^N - 1 boundary ones at most.
+  boost::container::static_vector<HaloBox<N>, power_of_three(N)> boxes{source.inner()};
   for (const auto& box : source.boundary()) {
     if (early.contains(box)) {
       boxes.push_back(box);
@@ -298,13 +316,14 @@ void apply_stencil_early(const HaloMatrix<T, N>& source, const std::array<std::s
     }
     return rows;
   };
-  std::erase_if(boxes, [](const HaloBox<N>& box) { return box.empty(); });
+  boxes.erase(std::remove_if(boxes.begin(), boxes.end(), [](const HaloBox<N>& box) { return box.empty(); }),
+              boxes.end());
   std::sort(boxes.begin(), boxes.end(), [&](const auto& a, const auto& b) {
     return std::pair(rows_of(a), a.first[N - 1]) < std::pair(rows_of(b), b.first[N - 1]);
   });
   const auto& points = source.stencil().points();
-  std::vector<const T*> starts(points.size());
-  std::vector<BoxLines<T, N>> row;
+  PointTable<const T*> starts(points.size());
+  boost::container::static_vector<BoxLines<T, N>, 3> row;  // lower band, middle, upper band
   for (std::size_t begin = 0; begin < boxes.size();) {
     std::size_t end = begin + 1;
     while (end < boxes.size() && rows_of(boxes[end]) == rows_of(boxes[begin])) {
@@ -327,7 +346,7 @@ void apply_stencil_early(const HaloMatrix<T, N>& source, const std::array<std::s
       row.front().lines.for_each([&](std::array<std::size_t, N> first) {
         for (const auto& plan : row) {
           first[N - 1] = plan.lines.first[N - 1];
-          run_line(plan, first, strides, points, target, weights.data(), kernel, starts);
+          run_line(plan, first, strides, points, target, weights, kernel, starts);
         }
       });
     } else {
@@ -369,7 +388,7 @@ void apply_stencil(HaloMatrix<T, N>& source, Matrix<T, N>& target, const Finish&
   for (std::size_t d = N - 1; d-- > 0;) {
     strides[d] = strides[d + 1] * extents[d + 1];
   }
-  std::vector<T> weights;
+  detail::PointTable<T> weights;
   for (const auto& point : points) {
     weights.push_back(static_cast<T>(point.coefficient));
   }
@@ -377,13 +396,13 @@ void apply_stencil(HaloMatrix<T, N>& source, Matrix<T, N>& target, const Finish&
 
   auto update = source.update_async();
   const HaloBox<N>& early = source.without_exchange();
-  detail::apply_stencil_early(source, strides, target.lbegin(), weights, kernel);
+  detail::apply_stencil_early(source, strides, target.lbegin(), weights.data(), kernel);
   if (!options.partial) {
     update.wait();
   }
   update.for_each_ready_boundary([&](const HaloBox<N>& box) {
     if (!early.contains(box)) {
-      detail::apply_stencil_box(source, box, strides, target.lbegin(), weights, kernel);
+      detail::apply_stencil_box(source, box, strides, target.lbegin(), weights.data(), kernel);
     }
   });
 }

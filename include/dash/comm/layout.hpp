@@ -12,6 +12,7 @@
 #include <span>
 #include <vector>
 
+#include <boost/container/small_vector.hpp>
 #include <mpi.h>
 
 namespace dash::comm {
@@ -54,7 +55,9 @@ public:
       --run_dim;
       run_elements *= sizes_[run_dim];
     }
-    std::vector<std::size_t> index(first_.begin(), first_.begin() + static_cast<std::ptrdiff_t>(run_dim));
+    // In place for arrays of up to 4 dimensions: a halo face's copy allocates nothing.
+    boost::container::small_vector<std::size_t, 3> index(first_.begin(),
+                                                         first_.begin() + static_cast<std::ptrdiff_t>(run_dim));
     const std::size_t run_bytes = run_elements * element_bytes_;
     while (true) {
       std::size_t offset = 0;

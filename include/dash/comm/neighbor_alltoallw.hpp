@@ -16,11 +16,14 @@
 // wait() instead of leaving stale or cut-off data behind. A member whose channel lists fail the
 // checks still takes part, with empty messages and discarded receives, before it throws: its
 // peers' calls then throw for the missing bytes instead of waiting for it.
+//
+// A call with up to 26 sends and 26 receives (a 3-D halo's neighbours) makes no heap allocation:
+// the request keeps its tables in place, so that a time-step loop allocates nothing per step.
 
 #include <cstddef>
 #include <span>
-#include <vector>
 
+#include <boost/container/small_vector.hpp>
 #include <mpi.h>
 
 #include <dash/comm/group.hpp>
@@ -89,13 +92,18 @@ private:
     std::size_t bytes = 0;
   };
 
-  std::vector<MPI_Request> requests_;  // the receives first, then the sends
+  // Channels each way kept in place: the 3^3 - 1 regions of a 3-D halo; more spill to the heap.
+  static constexpr std::size_t inline_channels = 26;
+  template <class T, std::size_t PerChannel>
+  using Table = boost::container::small_vector<T, PerChannel * inline_channels>;
+
+  Table<MPI_Request, 2> requests_;  // the receives first, then the sends
   std::size_t receives_ = 0;
   std::size_t pending_ = 0;
-  std::vector<Expected> expected_;      // per receive
-  std::vector<int> completed_;          // MPI_Testsome's scratch
-  std::vector<MPI_Status> statuses_;    // MPI_Testsome's scratch
-  std::vector<std::size_t> arrived_;    // receives completed but not reported yet
+  Table<Expected, 1> expected_;      // per receive
+  Table<int, 2> completed_;          // MPI_Testsome's scratch
+  Table<MPI_Status, 2> statuses_;    // MPI_Testsome's scratch
+  Table<std::size_t, 1> arrived_;    // receives completed but not reported yet
 };
 
 // Posts every receive and send; the data of the channels must stay valid and the send data

@@ -23,6 +23,8 @@
 #include <memory>
 #include <string>
 
+#include <boost/container/static_vector.hpp>
+
 #include <dash/comm/exception.hpp>
 #include <dash/comm/uniform_check.hpp>
 #include <dash/containers/detail/halo_exchange.hpp>
@@ -84,10 +86,10 @@ public:
   void update() { update_async().wait(); }
 
   // The cells whose stencil reads only the unit's block, and the boxes of the other (boundary)
-  // cells; together they cover the block once.
+  // cells (3^N - 1 at most, held in place: no allocation); together they cover the block once.
   const HaloBox<N>& inner() const noexcept { return exchange_->inner(); }
-  std::vector<HaloBox<N>> boundary() const {
-    std::vector<HaloBox<N>> boxes;
+  boost::container::static_vector<HaloBox<N>, Exchange::regions - 1> boundary() const {
+    boost::container::static_vector<HaloBox<N>, Exchange::regions - 1> boxes;
     for (const auto& entry : exchange_->boundary()) {
       boxes.push_back(entry.box);
     }

@@ -9,14 +9,15 @@
 // face is reported the moment its data is in place, whether it came through shared memory or as a
 // message. The matrix must not be written until the update completed (its faces are being read),
 // and the halo must not be read before the region in question arrived. Destroying an update
-// that has not completed completes it first (blocking).
+// that has not completed completes it first (blocking). An update allocates nothing for halos of
+// up to 3-D (its lists are bounded by the 3^N - 1 regions; see also comm::NeighborRequest).
 
-#include <algorithm>
 #include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <utility>
-#include <vector>
+
+#include <boost/container/static_vector.hpp>
 
 #include <dash/comm/neighbor_alltoallw.hpp>
 #include <dash/comm/peer_progress.hpp>
@@ -58,7 +59,7 @@ public:
         arrived_(other.arrived_),
         exchanged_(other.exchanged_),
         reported_(other.reported_),
-        boundary_done_(std::move(other.boundary_done_)),
+        boundary_done_(other.boundary_done_),
         pending_shared_(std::move(other.pending_shared_)),
         complete_(std::exchange(other.complete_, true)) {}
   HaloUpdate& operator=(HaloUpdate&& other) noexcept {
@@ -70,7 +71,7 @@ public:
       arrived_ = other.arrived_;
       exchanged_ = other.exchanged_;
       reported_ = other.reported_;
-      boundary_done_ = std::move(other.boundary_done_);
+      boundary_done_ = other.boundary_done_;
       pending_shared_ = std::move(other.pending_shared_);
       complete_ = std::exchange(other.complete_, true);
     }
@@ -125,13 +126,12 @@ public:
       return;
     }
     const auto& boxes = exchange_->boundary();
-    boundary_done_.resize(boxes.size(), false);
-    std::size_t remaining = static_cast<std::size_t>(std::count(boundary_done_.begin(), boundary_done_.end(), false));
+    std::size_t remaining = boxes.size() - static_cast<std::size_t>(std::popcount(boundary_done_));
     while (true) {
       const bool moved = advance();
       for (std::size_t b = 0; b < boxes.size() && remaining != 0; ++b) {
-        if (!boundary_done_[b] && (boxes[b].reads & ~arrived_) == 0) {
-          boundary_done_[b] = true;
+        if ((boundary_done_ & (1U << b)) == 0 && (boxes[b].reads & ~arrived_) == 0) {
+          boundary_done_ |= 1U << b;
           --remaining;
           f(static_cast<const HaloBox<N>&>(boxes[b].box));
         }
@@ -186,8 +186,8 @@ private:
   std::uint32_t arrived_ = 0;    // regions holding this update's data (fixed ones from the start)
   std::uint32_t exchanged_ = 0;  // regions filled by copies or messages (not fixed ones)
   std::uint32_t reported_ = 0;   // regions for_each_arrival reported
-  std::vector<bool> boundary_done_;
-  std::vector<std::size_t> pending_shared_;
+  std::uint32_t boundary_done_ = 0;  // boundary boxes for_each_ready_boundary handed out (3^N - 1 at most)
+  boost::container::static_vector<std::size_t, Exchange::regions> pending_shared_;
   bool complete_ = true;
 };
 
