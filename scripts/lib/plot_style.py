@@ -78,9 +78,14 @@ def value_axis(ax, values, seconds):
 
 
 def provenance(header):
-    return (f"{bench_results.where(header)}, {header.get('ranks', '?')} ranks, "
-            f"git {header.get('git_revision', '?')}, {header.get('build_type', '?')} build, "
-            f"{header.get('sweep', '?')} sweep, {bench_results.mpi_name(header)}")
+    """Where and how the run was made; fields the header does not know (sim/run's records) are left out."""
+    def known(key):
+        return header.get(key) not in (None, "", "?", "unknown")
+    parts = [bench_results.where(header), f"{header['ranks']} ranks" if known("ranks") else None,
+             f"git {header['git_revision']}" if known("git_revision") else None,
+             f"{header['build_type']} build" if known("build_type") else None,
+             f"{header['sweep']} sweep" if known("sweep") else None, bench_results.mpi_name(header)]
+    return ", ".join(part for part in parts if part)
 
 
 def grid(count, columns=3, panel=PANEL):

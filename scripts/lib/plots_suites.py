@@ -53,37 +53,66 @@ def case_figure(suite, rows, header, outdir):
 
 
 def single_points(rows):
-    """Whether every case of a suite was measured at one p and size only (sim/run's SMPI points)."""
-    return all(len({(row["p"], row["size"]) for row in points}) == 1 for points in _by_case(rows).values())
+    """Whether every case of a suite was measured at one size only (at one or more p): sim/run's SMPI
+    points, and the quick sweep's fft, gups and stream."""
+    return all(len({row["size"] for row in points}) == 1 for points in _by_case(rows).values())
 
 
 def point_figure(suite, rows, header, outdir):
-    """Suites of one point per case: a bar per case (its median time), the baseline's as a dashed line."""
-    points = sorted(rows, key=lambda row: row["median_s"])
-    figure, axes, _ = plot_style.grid(1, columns=1, panel=(9.0, 0.24 * len(points) + 1.2))
+    """Suites of one size per case: a bar per case. When every row has the same baseline (sim/run's records:
+    our algorithms and the MPI's against the MPI's best), it is one dashed line; otherwise each case's bar
+    has its baseline's bar beside it. Rates (GB/s, ...) where every row carries one, else median times."""
+    metric = rows[0].get("metric") if all("value" in row and "baseline_value" in row for row in rows) else None
+    ours_key, theirs_key = ("value", "baseline_value") if metric else ("median_s", "baseline_median_s")
+    several_p = {case: len({row["p"] for row in points}) > 1 for case, points in _by_case(rows).items()}
+    points = sorted(rows, key=lambda row: (row["case"], row["p"])) if metric else \
+        sorted(rows, key=lambda row: row["median_s"])
+    labels = [row["case"] + (f" (p = {row['p']})" if several_p[row["case"]] else "") for row in points]
+    baselines = {row[theirs_key] for row in points if row.get(theirs_key)}
+    shared = len(baselines) == 1 and len(points) > 1
+    figure, axes, _ = plot_style.grid(1, columns=1, panel=(9.0, (0.24 if shared else 0.42) * len(points) + 1.2))
     ax = axes[0]
     ours = [".smpi." not in row["case"] and ".native." not in row["case"] for row in points]
-    ax.barh(range(len(points)), [row["median_s"] for row in points],
-            color=["#1f77b4" if mine else "#bbbbbb" for mine in ours])
-    ax.set_yticks(range(len(points)), [row["case"] for row in points])
+    height = 0.8 if shared else 0.4
+    ax.barh([index - (0 if shared else height / 2) for index in range(len(points))],
+            [row[ours_key] for row in points], height=height,
+            color=["#1f77b4" if mine else "#bbbbbb" for mine in ours], label="ours" if all(ours) else None)
+    if shared:
+        ax.axvline(next(iter(baselines)), color="#d62728", linestyle="--", linewidth=1.2,
+                   label=short_name(points[0]["baseline"], 40))
+    else:
+        named = [(index, row) for index, row in enumerate(points) if row.get(theirs_key)]
+        ax.barh([index + height / 2 for index, _ in named], [row[theirs_key] for _, row in named], height=height,
+                color="#ff7f0e", label="each case's baseline\n(named at its bar)")
+        for index, row in named:  # the baselines differ by case (FFTW-MPI, the same without partial, ...)
+            ax.text(row[theirs_key], index + height / 2, " " + bench_results.short_description(row["baseline"]),
+                    va="center", ha="left", fontsize=7)
+    ax.set_yticks(range(len(points)), labels)
     ax.invert_yaxis()
-    baselines = {row["baseline_median_s"] for row in points if row.get("baseline_median_s")}
-    for baseline in sorted(baselines):
-        ax.axvline(baseline, color="#d62728", linestyle="--", linewidth=1.2,
-                   label=short_name(points[0]["baseline"], 60))
-    times = [row["median_s"] for row in points] + sorted(baselines)
-    if max(times) / min(times) > 10:
+    values = [row[ours_key] for row in points] + sorted(baselines)
+    if max(values) / min(values) > 10:
         ax.set_xscale("log")
-    ax.xaxis.set_major_formatter(plot_style.FuncFormatter(lambda value, _: plot_style.human_seconds(value)))
-    ax.set_xlabel("time (median; lower is better)")
+    if not shared:  # room for the baselines' names right of the longest bar
+        ax.set_xlim(right=max(values) * (12 if ax.get_xscale() == "log" else 2.1))
+    if metric:
+        ax.set_xlabel(f"{metric} (higher is better)")
+    else:
+        ax.xaxis.set_major_formatter(plot_style.FuncFormatter(lambda value, _: plot_style.human_seconds(value)))
+        ax.set_xlabel("time (median; lower is better)")
     ax.grid(axis="y", visible=False)
-    if baselines:
-        ax.legend(loc="lower right", framealpha=0.8)
+    if shared:  # long case names: the panel takes the width, the legend sits inside it
+        ax.legend(loc="lower right", framealpha=0.8, fontsize=8)
+    else:
+        ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False, fontsize=8)
     row = points[0]
-    footer = [f"One point per case: p = {row['p']}, {plot_style.human_bytes(row['size'])} "
-              f"{row.get('size_unit', '').replace('bytes ', '', 1)}; blue: ours, grey: the MPI's own algorithms.",
+    unit = row.get("size_unit", "")
+    size = plot_style.human_bytes(row["size"]) if unit.startswith("bytes") else f"{row['size']:,}"
+    ps = sorted({row["p"] for row in points})
+    footer = [f"One size per case: {size} {unit.replace('bytes ', '', 1)}; p = {', '.join(map(str, ps))}. "
+              + ("Blue: ours, grey: the MPI's own algorithms." if not all(ours) else "Blue: ours.")
+              + (" Dashed: the baseline of every case." if shared else " Orange: each case's baseline."),
               plot_style.provenance(header)]
-    return plot_style.save(figure, f"{suite}: every case at one point", footer, outdir, suite)
+    return plot_style.save(figure, f"{suite}: every case at one size", footer, outdir, suite, right=1.0 if shared else 0.72)
 
 
 def _distributions(cases):

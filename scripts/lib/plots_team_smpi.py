@@ -46,7 +46,10 @@ def figures(path, outdir):
         figure, ax = plt.subplots(figsize=(7.5, 4.8))
         for column, name in enumerate(variants):
             line = [(p, times[column]) for p, times in points if column < len(times) and times[column] is not None]
-            ax.plot([p for p, _ in line], [t for _, t in line], marker="o", markersize=4, label=name,
+            # A marker of its own per variant: variants that take the same path (automatic picks one of
+            # the others) draw the same line, and each stays visible.
+            ax.plot([p for p, _ in line], [t for _, t in line], marker="osD^vx*"[column % 7],
+                    markersize=7 - column % 4, fillstyle="none" if column % 2 else "full", label=name,
                     linestyle="--" if name.startswith("MPI_") else "-")
         ax.set_xscale("log", base=2)
         ax.set_yscale("log")

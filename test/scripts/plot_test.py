@@ -37,6 +37,9 @@ ROWS += [row("npb", "is", 8388608, 0.2, 0.25,
              size_unit="keys (the NPB IS class: 65536 S, 1048576 W, 8388608 A, 33554432 B)")]
 ROWS += [row("newsuite", "walk", size, 1e-3, 2e-3, metric="GB/s", value=5.0, baseline_value=2.5)
          for size in (10, 100, 1000)]
+# The quick sweep's stream and fft: one size per case, at p = 1 and 2, each case with its own baseline.
+ROWS += [row("onesize", case, 1 << 24, 1e-3 * p, 2e-3, metric="GB/s", value=5.0 / p, baseline_value=2.5,
+             baseline=f"{case} baseline", p=p) for case in ("copy", "triad") for p in (1, 2)]
 
 
 def expect(condition, message, output=""):
@@ -66,7 +69,7 @@ def main():
         finished = run(results, plots)
         output = finished.stdout + finished.stderr
         expect(finished.returncode == 0, "a small results file is plotted, exit code 0", output)
-        expect_pngs(plots, ("coll_time", "coll_ratio_heatmap", "sort", "npb", "newsuite"), output)
+        expect_pngs(plots, ("coll_time", "coll_ratio_heatmap", "sort", "npb", "newsuite", "onesize"), output)
         expect(not os.path.exists(os.path.join(plots, "halo.png")), "a suite without rows has no figure", output)
 
         full = os.path.join(directory, "full")
