@@ -16,7 +16,7 @@
 // the same schedules on the network of DASH_TOPOLOGY, in seconds with DASH_COST_MODEL's alpha (per start-up),
 // beta (per byte on a link), gamma and delta (zero in sim/run); on a torus every node drives all its links at
 // once, as in the library's selection and in SimGrid's torus (a k-nomial node takes its children over several
-// links), the six-way bucket at 93% (seed 000 §2.11). sim/run describes SimGrid's torus with ",routing=deterministic": it routes
+// links), the six-way bucket at 93% (Sack 2011 §3.5.6). sim/run describes SimGrid's torus with ",routing=deterministic": it routes
 // on fixed paths (half a ring one way, no adaptive routing of permutations), and the library's own selection
 // prices it so as well.
 

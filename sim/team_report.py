@@ -86,7 +86,7 @@ def main():
              f"Made by `{arguments.command}` on {headers[0]['timestamp']} ({headers[0]['mpi_library']}); "
              "how to read it: docs/teams.md \"Measured\".", "",
              "BG/P-like tori of P nodes, one rank each (α = 6.29 µs per message, 375 MB/s per link and direction, "
-             "computation not simulated). Workload: seed 000 §1.8's, "
+             "computation not simulated). Workload: Sack 2011 §2.4's, "
              "every rank's key random in [0, P) (many ties), color rank mod colors. Times: simulated ms of the "
              "slowest rank, median of the timed splits. Every result was verified against the expected "
              "membership (rank, size, and translations of five ranks both ways); \"(WRONG)\" marks a failure.", ""]

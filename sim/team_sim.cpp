@@ -115,7 +115,7 @@ Arguments parse_arguments(int argc, char** argv) {
   return arguments;
 }
 
-// Random keys in [0, n): with n ranks drawing n values, about a third of the keys are shared (seed 000 §1.8:
+// Random keys in [0, n): with n ranks drawing n values, about a third of the keys are shared (Sack 2011 §2.4:
 // random keys), so the tie-break by parent rank is exercised.
 int key_of(int rank, int size) {
   std::uint64_t z = static_cast<std::uint64_t>(rank) + std::uint64_t{0x9e3779b97f4a7c15};

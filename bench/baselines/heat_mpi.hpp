@@ -1,5 +1,5 @@
 #pragma once
-// The `halo` suite's baselines: the 2-D Jacobi heat equation (seed 004 §7.5, Eq. 7.3) written in
+// The `halo` suite's baselines: the 2-D Jacobi heat equation (Kowalewski 2021 §7.5, Eq. 7.3) written in
 // plain MPI the way it is written by hand, in the two MPI variants of Tbl. 7.4.
 //
 // Each process holds a rows x cols block of a (q0 rows) x (q1 cols) domain on a q0 x q1 process
@@ -7,14 +7,14 @@
 // ghost cells one cell wide. Ghost cells past the domain's edge hold fixed values (Dirichlet) set
 // once. u' = 0.25 (north + south + west + east).
 //
-// The block is cut into T column stripes, one per thread (seed 004 Fig. 7.8). Per step each thread
+// The block is cut into T column stripes, one per thread (Kowalewski 2021 Fig. 7.8). Per step each thread
 // posts MPI_Irecv/MPI_Isend of its own share of the faces: its segment of the north and south
 // faces, and the whole west (east) face if it holds the first (last) stripe, columns as an
 // MPI_Type_vector. It computes its inner cells while the messages travel, waits for its own
 // requests only (MPI_Waitall alone, MPI_Testall and a yield among several threads), computes its
 // border cells, and meets the other threads once per step (the next step reads the cells beside
 // its stripe).
-//   T = 1: single sender, seed 004's "MPI Funnel" (1a), 4 messages per step.
+//   T = 1: single sender, Kowalewski 2021's "MPI Funnel" (1a), 4 messages per step.
 //   T > 1: many senders, "MPI Multiple" (1b), 2T + 2 messages per step, several threads inside
 //          MPI at once, so MPI must provide MPI_THREAD_MULTIPLE.
 // Every T computes every cell with the same expression, so all give the same result bit for bit.

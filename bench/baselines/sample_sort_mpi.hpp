@@ -1,5 +1,5 @@
 #pragma once
-// The `sort` suite's baseline: a plain-MPI sample sort with regular sampling (seed 004 §5.3,
+// The `sort` suite's baseline: a plain-MPI sample sort with regular sampling (Kowalewski 2021 §5.3.3,
 // Alg. 8, with its two changes: samples come from the locally sorted block, and the received
 // pieces are merged instead of sorted again). Sampling follows PSRS (Shi & Schaeffer 1992): each
 // process takes p evenly spaced samples of its sorted block, and the pivots are every p-th of the

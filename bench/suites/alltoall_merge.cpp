@@ -1,4 +1,4 @@
-// The alltoall + merge suite (seed 004 §7.4.3 Fig. 7.7, benchmark B5): the exchange and merge
+// The alltoall + merge suite (Kowalewski 2021 §7.4.3 Fig. 7.7, benchmark B5): the exchange and merge
 // phases of a distributed sort. Every rank holds one sorted run per destination, exchanges them
 // all-to-all and ends with one sorted sequence of everything it received. The baseline is
 // MPI_Alltoall followed by a pairwise merge of the p received runs; the implementations are
@@ -34,7 +34,7 @@ enum class Variant {
 constexpr double garbage = std::numeric_limits<double>::quiet_NaN();
 
 // Element `index` of the run rank `from` sends to rank `to`, before sorting: uniform in
-// [-1e6, 1e6) as in seed 004's sort benchmark, from a SplitMix64 hash of the three, so any rank
+// [-1e6, 1e6) as in Kowalewski 2021's sort benchmark, from a SplitMix64 hash of the three, so any rank
 // can compute any run.
 double element(int from, int to, std::size_t index) {
   std::uint64_t x = (static_cast<std::uint64_t>(from) << 48) ^ (static_cast<std::uint64_t>(to) << 32) ^ index;

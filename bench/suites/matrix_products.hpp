@@ -1,6 +1,6 @@
 #pragma once
 // The compute load of the overlap suite: a deterministic stream of small dense matrix products,
-// as in seed 004's overlap benchmark (a small matrix multiply over a buffer of about 5 MB).
+// as in Kowalewski 2021's overlap benchmark (a small matrix multiply over a buffer of about 5 MB).
 //
 // Product j is C_j = A_j * B for 8x8 matrices, with A_j and C_j taken from rings that together
 // hold about 5 MB, so the load runs from cache (not from registers) without being limited by

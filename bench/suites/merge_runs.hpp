@@ -1,5 +1,5 @@
 #pragma once
-// Merging the sorted runs an alltoall delivers into one sorted sequence (seed 004 §5.3, §7.4):
+// Merging the sorted runs an alltoall delivers into one sorted sequence (Kowalewski 2021 §5.3.3, §7.4):
 // all at once after the exchange, or run by run as they arrive.
 
 #include <cstddef>

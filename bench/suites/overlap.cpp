@@ -1,10 +1,10 @@
-// The overlap suite (seed 004 §7.3.3.2, benchmark B4): how much of a non-blocking alltoall hides
+// The overlap suite (Kowalewski 2021 §7.3.3.2, benchmark B4): how much of a non-blocking alltoall hides
 // behind computation, for dash::comm::ialltoall and for MPI_Ialltoall.
 //
 // Per side and repetition: t_comm, the collective alone (start, then wait); t_compute, a compute
 // load alone, sized at construction to last about t_comm; and T, start, then the load in chunks
 // of about 25 us with a progress call (test() / MPI_Test) after each, then wait. The overlap
-// ratio (seed 004 Eq. 7.1) is r = (t_compute + t_comm - T) / max(t_compute, t_comm): 1 when T is
+// ratio (Kowalewski 2021 Eq. 7.1) is r = (t_compute + t_comm - T) / max(t_compute, t_comm): 1 when T is
 // the longer of the two alone (full overlap), 0 when it is their sum (none).
 
 #include <algorithm>

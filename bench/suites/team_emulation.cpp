@@ -1,10 +1,10 @@
-// The team_emulation suite: seed 000 ch. 2's evaluation method (references/seed_000_sack.md §1.8)
-// at P = 2. One split of n simulated processes into one team with random keys (the seed's
+// The team_emulation suite: Sack 2011 ch. 2's evaluation method (§2.4)
+// at P = 2. One split of n simulated processes into one team with random keys (Sack 2011's
 // workload), each variant of the team-split service replayed by two real processes that exchange,
 // merge and sort exactly what one simulated process does at every stage, with the library's own
 // pieces: its collection step (detail::exchange_records, detail::merge_records), its parallel sort
 // (detail::parallel_sort, real at p = 2), its splitter search (detail::SplitterSearch) and its run
-// merge (detail::RunMergeTree). Contention is not modelled, as in the seed. The baseline of every
+// merge (detail::RunMergeTree). Contention is not modelled, as in Sack 2011. The baseline of every
 // case is the conventional algorithm, so ratios are speed-ups over what MPI libraries do.
 // scripts/split_model fits a cost model to the phase times and extrapolates to Table 2.1's sizes
 // (docs/results/team_split.md).
@@ -59,7 +59,7 @@ bool same_records(std::span<const SplitRecord> a, std::span<const SplitRecord> b
   });
 }
 
-// The seed's workload: all n simulated processes in one team (color 0), random keys, so the
+// Sack 2011's workload: all n simulated processes in one team (color 0), random keys, so the
 // split is a pure reorder.
 std::vector<SplitRecord> simulated_records(std::size_t n) {
   std::mt19937_64 random(0x5ac2011u + n);

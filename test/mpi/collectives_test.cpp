@@ -212,7 +212,7 @@ TEST(Collectives, AllreduceMatchesMpi) {
 }
 
 // Floating-point sums: algorithms combine in different orders (the reordered ones by design,
-// seed 000 §5.2), so results agree with MPI's within rounding: |ours - theirs| <= p·ε·Σ|x|.
+// docs/design.md §2), so results agree with MPI's within rounding: |ours - theirs| <= p·ε·Σ|x|.
 TEST(Collectives, FloatingSumsAgreeWithinRounding) {
   const std::size_t n = 3 * static_cast<std::size_t>(P()) + 5;
   std::vector<double> in(n * static_cast<std::size_t>(P()));

@@ -1,4 +1,4 @@
-// Splitting a team never creates an MPI communicator or group (DESIGN.md §2): this program
+// Splitting a team never creates an MPI communicator or group (docs/design.md §2): this program
 // interposes MPI's communicator- and group-creation functions (the PMPI profiling interface) and
 // counts the calls made while teams are split with every variant of the service. It also checks
 // that a distributed table keeps a process's memory at ceil(n/P') rows plus the cache.

@@ -1,5 +1,5 @@
 #pragma once
-// Where a message's data lies in memory, as a value (DESIGN.md §2: non-contiguous data goes to
+// Where a message's data lies in memory, as a value (docs/design.md §2: non-contiguous data goes to
 // MPI as derived datatypes, never through a hand-written pack loop).
 //
 // A Layout describes a set of bytes relative to a base address: a contiguous run of elements or

@@ -1,7 +1,7 @@
 #pragma once
 // neighbor_alltoallw: a personalised exchange with explicitly listed peers in which every message
 // has its own layout (MPI_Ineighbor_alltoallw's role, without building a graph communicator):
-// the halo exchange of a stencil, whose faces are boxes of different shapes (seed 004 §5.1).
+// the halo exchange of a stencil, whose faces are boxes of different shapes (Kowalewski 2021 §5.3.1).
 //
 // Each member lists what it sends (peer, base, layout) and what it receives. Between two members,
 // the k-th send one lists towards the other matches the k-th receive the other lists from it, so
