@@ -20,6 +20,16 @@
 // the pattern does not keep each unit's part of the range contiguous and in unit order (e.g. CYCLIC),
 // a second bulk exchange moves the sorted slices to their positions. Ends with the container's barrier.
 // DASH_SORT_TRACE=1 prints each unit's phase times to standard error.
+//
+// Counting path (detail/counting_sort.hpp, docs/sort.md "Counting path"): integer keys (or
+// projections to integers) compared by less or greater, not stable, whose global range max - min + 1
+// is at most 2^16, or at most 2^24 and N / p, are counting-sorted locally and cut by exact splitters
+// from key histograms (three small collectives) instead of the splitter search; one more allreduce
+// finds the range. SortOptions::path forces either path.
+//
+// Map: SortKernel, SortPath and SortOptions; in detail, the choice of the local kernel
+// (local_kernel) and of the path (counting_candidate), and sort_range, which gathers the unit's part,
+// runs the chosen path and puts the slice back; then dash::sort itself.
 
 #include <algorithm>
 #include <concepts>
@@ -31,6 +41,7 @@
 #include <memory>
 #include <numeric>
 #include <span>
+#include <string>
 #include <type_traits>
 #include <vector>
 
@@ -39,6 +50,7 @@
 #include <dash/algorithms/local_part.hpp>
 #include <dash/comm/allgather.hpp>
 #include <dash/comm/environment.hpp>
+#include <dash/core/detail/counting_sort.hpp>
 #include <dash/core/detail/parallel_sort.hpp>
 #include <dash/core/detail/vqsort.hpp>
 #include <dash/core/glob_iter.hpp>
@@ -58,6 +70,14 @@ using SortPhases = detail::SortPhases;
 // pdqsort, branchless for scalar keys; never spreadsort, which measured slower than branchless pdqsort.
 enum class SortKernel { automatic, pdqsort, pdqsort_branchless, std_stable_sort, spreadsort, vqsort };
 
+// How the splitters are found (docs/sort.md, "Counting path"). automatic takes the counting path where
+// it applies (integer keys of up to 64 bits after the projection, comp std::ranges::less, std::less<>,
+// std::less<Key>, std::ranges::greater, std::greater<> or std::greater<Key>, stable false, kernel
+// automatic) and the key range is narrow (counting_pays), else the comparison path. counting forces
+// it: dash::InvalidArgument where it does not apply (before any communication; kernel is then
+// ignored) or where the key range is wider than 2^24 (on every unit, after the range's allreduce).
+enum class SortPath { automatic, comparison, counting };
+
 struct SortOptions {
   // Equal elements keep their order in the range (like std::stable_sort). Costs 8 bytes per
   // element more in the exchange.
@@ -67,6 +87,8 @@ struct SortOptions {
   bool partial_merge = true;
   // The local sort kernel (for measurement; the result does not depend on it).
   SortKernel kernel = SortKernel::automatic;
+  // The comparison path (exact-splitter search) or the counting path (integer keys).
+  SortPath path = SortPath::automatic;
   // When set, receives the calling unit's phase times.
   SortPhases* phases = nullptr;
 };
@@ -82,10 +104,11 @@ struct Positioned {
 
 inline void print_sort_trace(const SortPhases& phases, std::size_t elements) {
   std::fprintf(stderr,
-               "[dash %d sort] %zu elements: local sort %.6f s, splitters %.6f s (%d rounds), exchange %.6f s, "
+               "[dash %d sort] %zu elements: local sort %.6f s, splitters %.6f s (%s), exchange %.6f s, "
                "merge %.6f s\n",
-               dash::myid(), elements, phases.local_sort, phases.splitters, phases.splitter_rounds, phases.exchange,
-               phases.merge);
+               dash::myid(), elements, phases.local_sort, phases.splitters,
+               phases.counting ? "counting path" : (std::to_string(phases.splitter_rounds) + " rounds").c_str(),
+               phases.exchange, phases.merge);
 }
 
 // True when the compared keys are scalars: then pdqsort's branchless partitioning pays.
@@ -152,13 +175,34 @@ inline LocalSortKernel local_kernel(const SortOptions& options, const KernelFit&
                          "a dash::SortKernel enumerator");
 }
 
-template <class T, class PatternT, class Less>
+// Whether to look at the key range for the counting path. Throws dash::InvalidArgument where
+// options.path forces the counting path and it cannot apply.
+inline bool counting_candidate(const SortOptions& options, bool countable) {
+  switch (options.path) {
+    case SortPath::automatic:
+      return countable && !options.stable && options.kernel == SortKernel::automatic;
+    case SortPath::comparison:
+      return false;
+    case SortPath::counting:
+      if (!countable || options.stable) {
+        throw invalid_argument("dash::sort", "options.path", "counting",
+                               "the comparison path unless the projected keys are integers, comp is "
+                               "std::ranges::less, std::less, std::ranges::greater or std::greater and "
+                               "options.stable is false");
+      }
+      return true;
+  }
+  throw invalid_argument("dash::sort", "options.path", static_cast<int>(options.path), "a dash::SortPath enumerator");
+}
+
+template <class T, class PatternT, class Less, class Codes>
 void sort_range(GlobIter<T, PatternT> first, GlobIter<T, PatternT> last, Less less, const KernelFit& fit,
-                const SortOptions& options) {
+                const Codes& codes, const SortOptions& options) {
   constexpr const char* function = "dash::sort";
   // Before any communication, so that every unit throws.
   ParallelSortSettings settings;
   settings.kernel = local_kernel(options, fit);
+  const bool counting = counting_candidate(options, !std::same_as<Codes, NotCountable>);
   const std::size_t n = check_collective_range(first, last, function);
   if (n == 0) {
     return;
@@ -192,6 +236,25 @@ void sort_range(GlobIter<T, PatternT> first, GlobIter<T, PatternT> last, Less le
   const std::size_t size = part.size();
   // Every path sorts in place: the slice goes back where the sorted elements were.
   const auto same_memory = [](auto elements) { return [elements](std::size_t) { return elements; }; };
+  const auto sort_elements = [&](std::span<T> elements) {
+    if constexpr (!std::same_as<Codes, NotCountable>) {
+      if (counting) {
+        const CodeRange range = global_code_range(std::span<const T>(elements), codes, group);
+        if (options.path == SortPath::counting ? range.last - range.first < counting_max_range
+                                               : counting_pays(range, n, counts.size())) {
+          counting_sort_into(elements, codes, less, range, n, group, settings, same_memory(elements));
+          return;
+        }
+        if (options.path == SortPath::counting) {
+          throw invalid_argument(function, "options.path", "counting",
+                                 "the comparison path for keys whose range max - min = " +
+                                     std::to_string(range.last - range.first) +
+                                     " is not below 2^24 (the widest range the counting path histograms)");
+        }
+      }
+    }
+    parallel_sort_into(elements, less, group, settings, same_memory(elements));
+  };
   // Scratch memory is not value-initialised: every element is written before it is read.
   std::unique_ptr<T[]> placed;
   if (options.stable) {
@@ -217,15 +280,13 @@ void sort_range(GlobIter<T, PatternT> first, GlobIter<T, PatternT> last, Less le
     }
   } else if (in_place) {
     // The part is the slice's memory: sorted, sent and merged right there, without a copy.
-    const std::span<T> elements(own, size);
-    parallel_sort_into(elements, less, group, settings, same_memory(elements));
+    sort_elements(std::span<T>(own, size));
   } else {
     placed = std::make_unique_for_overwrite<T[]>(size);
     part.for_each_stretch([&](const LocalStretch& stretch) {
       std::copy_n(part.memory() + stretch.local_begin, stretch.length, placed.get() + stretch.part_offset);
     });
-    const std::span<T> elements(placed.get(), size);
-    parallel_sort_into(elements, less, group, settings, same_memory(elements));
+    sort_elements(std::span<T>(placed.get(), size));
   }
   if (!in_place) {
     // Safe without a barrier first: the exchange completed only after every unit had packed its part.
@@ -256,7 +317,7 @@ void sort(GlobIter<T, PatternT> first, GlobIter<T, PatternT> last, Comp comp = {
                      [&comp, &proj](const T& a, const T& b) {
                        return std::invoke(comp, std::invoke(proj, a), std::invoke(proj, b));
                      },
-                     detail::kernel_fit<T, Comp, Proj>(), options);
+                     detail::kernel_fit<T, Comp, Proj>(), detail::counting_codes<T, Comp>(proj), options);
 }
 
 // Anything but a container's global iterators: a clear error instead of a failed overload.

@@ -3,6 +3,10 @@
 // §5.4): local sort, exact splitters (detail/exact_splitters.hpp), one alltoallv, and a merge of
 // the received runs while they land (detail/run_merge_tree.hpp). The team-split service sorts
 // its tables with it inside each group of sorters; dash::sort sorts containers with it.
+//
+// Map: LocalSortKernel and sort_locally (the local sort); SliceInfo, SortPhases and
+// ParallelSortSettings; exchange_sorted_runs (the exchange and merge, which the counting path of
+// detail/counting_sort.hpp shares); parallel_sort_into and parallel_sort.
 
 #include <algorithm>
 #include <bit>
@@ -144,6 +148,8 @@ struct SortPhases {
   double exchange = 0;   // counts and the alltoallv, up to the last arrival
   double merge = 0;      // merging received runs (inside the exchange when merging while landing)
   int splitter_rounds = 0;
+  // dash::sort took the counting path (detail/counting_sort.hpp): splitters from key histograms.
+  bool counting = false;
 };
 
 struct ParallelSortSettings {
@@ -161,67 +167,20 @@ struct ParallelSortSettings {
   bool presorted = false;
 };
 
-// Collective over `group` (p members). Sorts all members' `local` elements together by `less`, a
-// strict weak order, and receives member k's slice into `slice_memory(size)` (a callable returning a
-// std::span<T> of exactly `size` elements): the elements of global ranks
-// [floor(k N / p), floor((k + 1) N / p)), N the total, so every slice has floor(N / p) or
-// ceil(N / p) elements (or the slices settings.slice_ends asks for). `local` is sorted in place and
-// is the send buffer. The slice memory either does not overlap it or is `local` itself (in place;
-// the slice must then have local.size() elements): the received runs are merged into it once the
-// exchange has completed. Elements are ranked by (key, member, position in the member's locally
-// sorted input); with the stable kernel that makes the sort stable: equal elements keep the order
-// of the members' concatenated inputs.
-// Cost per member with n elements: O(n lg n) to sort locally (nothing when presorted), the
-// splitter search (a few rounds typically, floor(lg n_max) + 1 at most for the largest local count
-// n_max, each moving O(p u) proposals and counts for u unresolved splitters), an alltoall of p
-// counts, an alltoallv moving each element at most once, and O(n lg p) to merge, with scratch
-// memory for up to 2 n elements.
+// The exchange and merge of a parallel sort (steps 4 and 5 of docs/sort.md), once `local` is sorted
+// by `less` and cut: cuts[k] is the number of local elements that go to members 0 .. k (p - 1 cuts).
+// `consistent` false (from this member's splitter search) makes every member throw before the data
+// moves. Adds the exchange and merge times to `phases`.
 template <class T, class Less, class SliceMemory>
-SliceInfo parallel_sort_into(std::span<T> local, Less less, const comm::Group& group,
-                             const ParallelSortSettings& settings, SliceMemory slice_memory) {
-  static_assert(std::is_trivially_copyable_v<T> && std::is_default_constructible_v<T>,
-                "dash::detail::parallel_sort moves elements as bytes: T must be trivially copyable and "
-                "default-constructible");
+void exchange_sorted_runs(std::span<T> local, std::span<const std::size_t> cuts, bool consistent, Less less,
+                          const comm::Group& group, const ParallelSortSettings& settings, SliceMemory slice_memory,
+                          SortPhases& phases) {
   using Clock = std::chrono::steady_clock;
   const auto seconds_since = [](Clock::time_point start) {
     return std::chrono::duration<double>(Clock::now() - start).count();
   };
-  if (settings.kernel == LocalSortKernel::spreadsort && !radix_sortable<T>) {
-    throw invalid_argument("dash::detail::parallel_sort_into", "settings.kernel", "spreadsort",
-                           "a comparison kernel: spreadsort sorts only integers and IEEE float and double by <");
-  }
-  if (settings.kernel == LocalSortKernel::vqsort) {
-    if (!vqsort_key<T>) {
-      throw invalid_argument("dash::detail::parallel_sort_into", "settings.kernel", "vqsort",
-                             "a comparison kernel: vqsort sorts only int16, uint16, int64, uint64 and double by <");
-    }
-    if (!vqsort_built()) {
-      throw invalid_argument("dash::detail::parallel_sort_into", "settings.kernel", "vqsort", vqsort_missing);
-    }
-  }
-  SortPhases phases;
-  auto phase_start = Clock::now();
-  if (!settings.presorted) {
-    sort_locally(local, less, settings.kernel);
-    phases.local_sort = seconds_since(phase_start);
-  }
-
-  phase_start = Clock::now();
   const auto p = static_cast<std::size_t>(group.size());
-  const std::uint64_t local_count = local.size();
-  SliceInfo slice;
-  comm::allreduce(std::span<const std::uint64_t>(&local_count, 1), std::span<std::uint64_t>(&slice.global_count, 1),
-                  plus{}, group);
-  const std::vector<std::uint64_t> targets =
-      settings.slice_ends.empty() ? balanced_targets(slice.global_count, group.size()) : settings.slice_ends;
-  slice.global_first = group.rank() == 0 ? 0 : targets[static_cast<std::size_t>(group.rank()) - 1];
-  const SplitPositions split =
-      exact_split_positions(std::span<const T>(local), less, targets, slice.global_count, group);
-  slice.splitter_rounds = split.rounds;
-  phases.splitter_rounds = split.rounds;
-  phases.splitters = seconds_since(phase_start);
-
-  phase_start = Clock::now();
+  const auto phase_start = Clock::now();
   // Cuts out of order, or a splitter search whose counts contradicted each other, mean that `less`
   // is no strict weak ordering of these elements (NaN among floating-point keys, say). A member
   // that finds either sends a sentinel for every count, so that every member learns it from the
@@ -229,9 +188,9 @@ SliceInfo parallel_sort_into(std::span<T> local, Less less, const comm::Group& g
   constexpr std::size_t disordered = std::numeric_limits<std::size_t>::max();
   std::vector<std::size_t> send_counts(p);
   std::size_t cut = 0;
-  bool ordered = split.consistent;
+  bool ordered = consistent;
   for (std::size_t k = 0; k < p; ++k) {
-    const std::size_t next = k + 1 < p ? split.cuts[k] : local.size();
+    const std::size_t next = k + 1 < p ? cuts[k] : local.size();
     ordered = ordered && cut <= next && next <= local.size();
     send_counts[k] = next - cut;
     cut = next;
@@ -304,6 +263,69 @@ SliceInfo parallel_sort_into(std::span<T> local, Less less, const comm::Group& g
     merge.finish();
     phases.merge = seconds_since(merge_start);
   }
+}
+
+// Collective over `group` (p members). Sorts all members' `local` elements together by `less`, a
+// strict weak order, and receives member k's slice into `slice_memory(size)` (a callable returning a
+// std::span<T> of exactly `size` elements): the elements of global ranks
+// [floor(k N / p), floor((k + 1) N / p)), N the total, so every slice has floor(N / p) or
+// ceil(N / p) elements (or the slices settings.slice_ends asks for). `local` is sorted in place and
+// is the send buffer. The slice memory either does not overlap it or is `local` itself (in place;
+// the slice must then have local.size() elements): the received runs are merged into it once the
+// exchange has completed. Elements are ranked by (key, member, position in the member's locally
+// sorted input); with the stable kernel that makes the sort stable: equal elements keep the order
+// of the members' concatenated inputs.
+// Cost per member with n elements: O(n lg n) to sort locally (nothing when presorted), the
+// splitter search (a few rounds typically, floor(lg n_max) + 1 at most for the largest local count
+// n_max, each moving O(p u) proposals and counts for u unresolved splitters), an alltoall of p
+// counts, an alltoallv moving each element at most once, and O(n lg p) to merge, with scratch
+// memory for up to 2 n elements.
+template <class T, class Less, class SliceMemory>
+SliceInfo parallel_sort_into(std::span<T> local, Less less, const comm::Group& group,
+                             const ParallelSortSettings& settings, SliceMemory slice_memory) {
+  static_assert(std::is_trivially_copyable_v<T> && std::is_default_constructible_v<T>,
+                "dash::detail::parallel_sort moves elements as bytes: T must be trivially copyable and "
+                "default-constructible");
+  using Clock = std::chrono::steady_clock;
+  const auto seconds_since = [](Clock::time_point start) {
+    return std::chrono::duration<double>(Clock::now() - start).count();
+  };
+  if (settings.kernel == LocalSortKernel::spreadsort && !radix_sortable<T>) {
+    throw invalid_argument("dash::detail::parallel_sort_into", "settings.kernel", "spreadsort",
+                           "a comparison kernel: spreadsort sorts only integers and IEEE float and double by <");
+  }
+  if (settings.kernel == LocalSortKernel::vqsort) {
+    if (!vqsort_key<T>) {
+      throw invalid_argument("dash::detail::parallel_sort_into", "settings.kernel", "vqsort",
+                             "a comparison kernel: vqsort sorts only int16, uint16, int64, uint64 and double by <");
+    }
+    if (!vqsort_built()) {
+      throw invalid_argument("dash::detail::parallel_sort_into", "settings.kernel", "vqsort", vqsort_missing);
+    }
+  }
+  SortPhases phases;
+  auto phase_start = Clock::now();
+  if (!settings.presorted) {
+    sort_locally(local, less, settings.kernel);
+    phases.local_sort = seconds_since(phase_start);
+  }
+
+  phase_start = Clock::now();
+  const std::uint64_t local_count = local.size();
+  SliceInfo slice;
+  comm::allreduce(std::span<const std::uint64_t>(&local_count, 1), std::span<std::uint64_t>(&slice.global_count, 1),
+                  plus{}, group);
+  const std::vector<std::uint64_t> targets =
+      settings.slice_ends.empty() ? balanced_targets(slice.global_count, group.size()) : settings.slice_ends;
+  slice.global_first = group.rank() == 0 ? 0 : targets[static_cast<std::size_t>(group.rank()) - 1];
+  const SplitPositions split =
+      exact_split_positions(std::span<const T>(local), less, targets, slice.global_count, group);
+  slice.splitter_rounds = split.rounds;
+  phases.splitter_rounds = split.rounds;
+  phases.splitters = seconds_since(phase_start);
+
+  exchange_sorted_runs(local, std::span<const std::size_t>(split.cuts), split.consistent, less, group, settings,
+                       slice_memory, phases);
   if (settings.phases != nullptr) {
     *settings.phases = phases;
   }

@@ -1,0 +1,290 @@
+#pragma once
+// The counting path of dash::sort (docs/sort.md, "Counting path"): integer keys in a narrow global
+// range are sorted locally by a counting sort, and the exact splitters come from key histograms in
+// three small collectives instead of the iterated splitter search of detail/exact_splitters.hpp.
+// The exchange and merge are parallel_sort_into's (exchange_sorted_runs). Elements are ranked by
+// (key, member, position in the member's counting-sorted elements), so the cuts are exact with any
+// number of equal keys: equal keys fill the slices in member order.
+//
+// Map: countable and KeyCodes (keys as unsigned codes in the order asked for); global_code_range and
+// counting_pays (the automatic rule); counting_sort_locally; counting_cuts; counting_sort_into.
+
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <concepts>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <memory>
+#include <numeric>
+#include <span>
+#include <type_traits>
+#include <vector>
+
+#include <dash/comm/allgather.hpp>
+#include <dash/comm/allreduce.hpp>
+#include <dash/comm/group.hpp>
+#include <dash/comm/ops.hpp>
+#include <dash/core/detail/parallel_sort.hpp>
+
+namespace dash::detail {
+
+// The key that comp compares: proj's result without cv or reference.
+template <class T, class Proj>
+using projected_key = std::remove_cvref_t<std::invoke_result_t<Proj&, const T&>>;
+
+template <class Comp, class Key>
+constexpr bool ascending_comparator =
+    std::same_as<Comp, std::ranges::less> || std::same_as<Comp, std::less<>> || std::same_as<Comp, std::less<Key>>;
+
+template <class Comp, class Key>
+constexpr bool descending_comparator = std::same_as<Comp, std::ranges::greater> ||
+                                       std::same_as<Comp, std::greater<>> || std::same_as<Comp, std::greater<Key>>;
+
+// The counting path applies: integer keys of up to 64 bits compared by less or greater, whose order
+// a counting sort of the key values reproduces.
+template <class T, class Comp, class Proj>
+constexpr bool countable =
+    std::integral<projected_key<T, Proj>> && sizeof(projected_key<T, Proj>) <= sizeof(std::uint64_t) &&
+    (ascending_comparator<Comp, projected_key<T, Proj>> || descending_comparator<Comp, projected_key<T, Proj>>);
+
+// Integer keys as unsigned 64-bit codes that ascend in the order of the sort: signed keys with the
+// sign bit flipped, and every code complemented for a descending order.
+template <class T, class Proj, bool descending>
+struct KeyCodes {
+  using Key = projected_key<T, Proj>;
+  // Elements that are their own keys are written back from the histogram instead of moved.
+  static constexpr bool regenerate = std::same_as<T, Key> && std::same_as<Proj, std::identity>;
+  static constexpr std::uint64_t sign_bit = std::uint64_t{1} << 63U;
+
+  Proj proj;
+
+  std::uint64_t operator()(const T& element) const {
+    const Key key = std::invoke(proj, element);
+    std::uint64_t code = static_cast<std::uint64_t>(key);  // negative keys sign-extended
+    if constexpr (std::is_signed_v<Key>) {
+      code ^= sign_bit;
+    }
+    return descending ? ~code : code;
+  }
+
+  static Key key_of(std::uint64_t code) {
+    code = descending ? ~code : code;
+    if constexpr (std::is_signed_v<Key>) {
+      return static_cast<Key>(static_cast<std::int64_t>(code ^ sign_bit));
+    } else {
+      return static_cast<Key>(code);
+    }
+  }
+};
+
+// What sort_range gets where the counting path does not apply.
+struct NotCountable {};
+
+template <class T, class Comp, class Proj>
+auto counting_codes(const Proj& proj) {
+  if constexpr (countable<T, Comp, Proj>) {
+    return KeyCodes<T, Proj, descending_comparator<Comp, projected_key<T, Proj>>>{proj};
+  } else {
+    return NotCountable{};
+  }
+}
+
+// The least and greatest code of all members' elements (the group holds at least one).
+struct CodeRange {
+  std::uint64_t first = 0;
+  std::uint64_t last = 0;
+};
+
+// Collective over `group`: one allreduce by min of (least code, complement of the greatest code);
+// a member without elements sends the identity.
+template <class T, class Codes>
+CodeRange global_code_range(std::span<const T> local, const Codes& codes, const comm::Group& group) {
+  constexpr std::uint64_t none = std::numeric_limits<std::uint64_t>::max();
+  std::array<std::uint64_t, 2> mine{none, none};
+  for (const T& element : local) {
+    const std::uint64_t code = codes(element);
+    mine[0] = std::min(mine[0], code);
+    mine[1] = std::min(mine[1], ~code);
+  }
+  std::array<std::uint64_t, 2> all{};
+  comm::allreduce(std::span<const std::uint64_t>(mine), std::span<std::uint64_t>(all), min{}, group);
+  return {all[0], ~all[1]};
+}
+
+// Key ranges (max - min + 1) up to this always take the counting path where it applies: a
+// histogram of 512 KiB costs less than any splitter round.
+inline constexpr std::uint64_t counting_small_range = std::uint64_t{1} << 16U;
+// The widest key range the counting path takes, forced or not: a local histogram of 128 MiB.
+inline constexpr std::uint64_t counting_max_range = std::uint64_t{1} << 24U;
+
+// The automatic rule: the key range is at most counting_max_range and either at most
+// counting_small_range or at most N / p, the mean count per member, so that the local histogram is
+// no longer than the elements it sorts.
+inline bool counting_pays(const CodeRange& range, std::uint64_t global_count, std::size_t members) {
+  const std::uint64_t span = range.last - range.first;  // range - 1, which cannot overflow
+  return span < counting_max_range && (span < counting_small_range || span < global_count / members);
+}
+
+// Sorts `local` by code with a counting sort over the codes [first, first + range) and returns the
+// histogram of the local codes: one pass counts; a second either writes the elements back from the
+// counts (elements that are their own keys) or scatters them, stably, to their prefix offsets in
+// scratch memory.
+template <class T, class Codes>
+std::vector<std::size_t> counting_sort_locally(std::span<T> local, const Codes& codes, std::uint64_t first,
+                                               std::size_t range) {
+  std::vector<std::size_t> histogram(range, 0);
+  for (const T& element : local) {
+    ++histogram[codes(element) - first];
+  }
+  if constexpr (Codes::regenerate) {
+    auto out = local.begin();
+    for (std::size_t code = 0; code < range; ++code) {
+      out = std::fill_n(out, histogram[code], Codes::key_of(first + code));
+    }
+  } else {
+    std::vector<std::size_t> offsets(range);
+    std::exclusive_scan(histogram.begin(), histogram.end(), offsets.begin(), std::size_t{0});
+    const auto sorted = std::make_unique_for_overwrite<T[]>(local.size());
+    for (const T& element : local) {
+      sorted[offsets[codes(element) - first]++] = element;
+    }
+    std::copy_n(sorted.get(), local.size(), local.begin());
+  }
+  return histogram;
+}
+
+// Buckets of the coarse global histogram: 32 KiB per allreduce.
+inline constexpr std::size_t counting_coarse_buckets = 4096;
+
+// Collective over `group`: this member's cut for each target (global ranks, non-decreasing, at most
+// global_count, the same on every member) in the order (key, member, position in the member's
+// sorted elements), from the histogram of its codes (relative to the global least code).
+// 1. An allreduce of a coarse histogram (buckets of 2^s codes, at most counting_coarse_buckets)
+//    finds the bucket holding the element of each target's rank.
+// 2. An allreduce of the members' histograms of those buckets (none when buckets are single codes)
+//    finds that element's code K and the number L of the group's elements below K.
+// 3. An allgather of each member's count of each K gives the number E of elements with code K on
+//    the members before this one. Its own elements of code K have the global ranks L + E onwards,
+//    so clamp(target - L - E, 0, count of K) of them lie before the target.
+inline std::vector<std::size_t> counting_cuts(std::span<const std::size_t> histogram,
+                                              std::span<const std::uint64_t> targets, std::uint64_t global_count,
+                                              const comm::Group& group) {
+  if (targets.empty()) {
+    return {};
+  }
+  const std::size_t range = histogram.size();
+  unsigned shift = 0;
+  while (((range - 1) >> shift) + 1 > counting_coarse_buckets) {
+    ++shift;
+  }
+  const std::size_t width = std::size_t{1} << shift;
+  std::vector<std::uint64_t> coarse(((range - 1) >> shift) + 1, 0);
+  for (std::size_t code = 0; code < range; ++code) {
+    coarse[code >> shift] += histogram[code];
+  }
+  comm::allreduce(coarse, coarse, plus{}, group);
+  std::vector<std::uint64_t> below(coarse.size() + 1, 0);  // the group's elements in earlier buckets
+  std::partial_sum(coarse.begin(), coarse.end(), below.begin() + 1);
+
+  // Targets 0 and N cut before or after everything and need no bucket.
+  const std::size_t count = targets.size();
+  constexpr std::size_t no_bucket = std::numeric_limits<std::size_t>::max();
+  std::vector<std::size_t> bucket(count, no_bucket);
+  for (std::size_t k = 0; k < count; ++k) {
+    if (targets[k] > 0 && targets[k] < global_count) {
+      bucket[k] = static_cast<std::size_t>(std::upper_bound(below.begin(), below.end(), targets[k]) - below.begin()) - 1;
+    }
+  }
+  std::vector<std::uint64_t> fine(count * width, 0);
+  if (width == 1) {
+    for (std::size_t k = 0; k < count; ++k) {
+      fine[k] = bucket[k] == no_bucket ? 0 : coarse[bucket[k]];
+    }
+  } else {
+    for (std::size_t k = 0; k < count; ++k) {
+      for (std::size_t j = 0; bucket[k] != no_bucket && j < width && bucket[k] * width + j < range; ++j) {
+        fine[k * width + j] = histogram[bucket[k] * width + j];
+      }
+    }
+    comm::allreduce(fine, fine, plus{}, group);
+  }
+  std::vector<std::size_t> key(count, 0);
+  std::vector<std::uint64_t> key_below(count, 0);
+  std::vector<std::uint64_t> mine(count, 0);
+  for (std::size_t k = 0; k < count; ++k) {
+    if (bucket[k] == no_bucket) {
+      continue;
+    }
+    std::uint64_t ranks_below = below[bucket[k]];
+    std::size_t j = 0;
+    while (ranks_below + fine[k * width + j] <= targets[k]) {
+      ranks_below += fine[k * width + j];
+      ++j;
+    }
+    key[k] = bucket[k] * width + j;
+    key_below[k] = ranks_below;
+    mine[k] = histogram[key[k]];
+  }
+  const auto members = static_cast<std::size_t>(group.size());
+  std::vector<std::uint64_t> gathered(count * members);
+  comm::allgather(mine, gathered, group);
+
+  const std::size_t local_count = std::accumulate(histogram.begin(), histogram.end(), std::size_t{0});
+  std::vector<std::size_t> cuts(count, 0);
+  std::size_t code = 0;
+  std::size_t local_below = 0;  // this member's elements below `code`; keys ascend with k
+  for (std::size_t k = 0; k < count; ++k) {
+    if (targets[k] >= global_count) {
+      cuts[k] = local_count;
+    } else if (bucket[k] != no_bucket) {
+      for (; code < key[k]; ++code) {
+        local_below += histogram[code];
+      }
+      std::uint64_t before_me = 0;
+      for (std::size_t member = 0; member < static_cast<std::size_t>(group.rank()); ++member) {
+        before_me += gathered[member * count + k];
+      }
+      const std::uint64_t ahead = key_below[k] + before_me;
+      const std::uint64_t taken = targets[k] > ahead ? std::min<std::uint64_t>(targets[k] - ahead, mine[k]) : 0;
+      cuts[k] = local_below + static_cast<std::size_t>(taken);
+    }
+  }
+  return cuts;
+}
+
+// Collective over `group`: the counting path. Sorts all members' `local` elements (global_count of
+// them, at least one) by their codes, the order `less` gives them, and receives member k's slice
+// into slice_memory like parallel_sort_into, ending at settings.slice_ends (p - 1 of them). `range`
+// is the group's code range (global_code_range), at most counting_max_range codes wide.
+// Cost per member with n elements: O(n + R) for the counting sort and the histograms (R the key
+// range), three collectives of at most 4096, (p - 1) 2^s and p - 1 counts, and the exchange and
+// merge of parallel_sort_into.
+template <class T, class Codes, class Less, class SliceMemory>
+void counting_sort_into(std::span<T> local, const Codes& codes, Less less, const CodeRange& range,
+                        std::uint64_t global_count, const comm::Group& group, const ParallelSortSettings& settings,
+                        SliceMemory slice_memory) {
+  using Clock = std::chrono::steady_clock;
+  const auto seconds_since = [](Clock::time_point start) {
+    return std::chrono::duration<double>(Clock::now() - start).count();
+  };
+  SortPhases phases;
+  phases.counting = true;
+  auto phase_start = Clock::now();
+  const std::vector<std::size_t> histogram =
+      counting_sort_locally(local, codes, range.first, static_cast<std::size_t>(range.last - range.first) + 1);
+  phases.local_sort = seconds_since(phase_start);
+
+  phase_start = Clock::now();
+  const std::vector<std::size_t> cuts = counting_cuts(histogram, settings.slice_ends, global_count, group);
+  phases.splitters = seconds_since(phase_start);
+
+  exchange_sorted_runs(local, std::span<const std::size_t>(cuts), true, less, group, settings, slice_memory, phases);
+  if (settings.phases != nullptr) {
+    *settings.phases = phases;
+  }
+}
+
+}  // namespace dash::detail
