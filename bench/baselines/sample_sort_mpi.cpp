@@ -179,5 +179,6 @@ std::vector<T> sample_sort_mpi(std::span<T> local, MPI_Comm comm, SampleSortPhas
 
 template std::vector<double> sample_sort_mpi(std::span<double>, MPI_Comm, SampleSortPhases*);
 template std::vector<std::uint64_t> sample_sort_mpi(std::span<std::uint64_t>, MPI_Comm, SampleSortPhases*);
+template std::vector<std::uint32_t> sample_sort_mpi(std::span<std::uint32_t>, MPI_Comm, SampleSortPhases*);
 
 }  // namespace dash::bench::sort

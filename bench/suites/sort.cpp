@@ -4,7 +4,12 @@
 // dash::sort's own local sort is vqsort in such builds, so the vqsort one-process case is the
 // comparison with the best local kernel. The inputs follow seed 004 §7.4.2
 // (uniform doubles in [-1e6, 1e6)) and add uniform 64-bit keys, Zipf-distributed keys (many
-// duplicates, skewed values) and keys that are all equal.
+// duplicates, skewed values) and keys that are all equal. uint32 keys in [0, 2^21) (NPB IS's range
+// for class B) and the uniform doubles are also sorted with SortOptions::path = comparison: what the
+// counting path gains where the automatic rule takes it, and that it leaves doubles alone.
+//
+// Map: the inputs (ZipfKeys and the generators), the output check (Fingerprint,
+// globally_sorted_permutation), the contenders, SortWorkload, and the cases (key_kinds x contenders).
 //
 // Element i of an input is a function of i alone, so every rank generates its own part (and rank
 // 0 the whole input for the one-process baselines) without communication. Each run sorts in
@@ -15,6 +20,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <functional>
 #include <limits>
 #include <memory>
@@ -128,6 +134,12 @@ void zipf_keys(std::uint64_t first_index, std::span<std::uint64_t> out) {
 
 void equal_keys(std::uint64_t, std::span<std::uint64_t> out) { std::fill(out.begin(), out.end(), equal_key); }
 
+void narrow_keys(std::uint64_t first_index, std::span<std::uint32_t> out) {
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    out[i] = static_cast<std::uint32_t>(mix(first_index + i) >> 43U);  // the top 21 bits
+  }
+}
+
 // The multiset of a sequence, up to hash collisions: its length and the wrapping sum of its
 // elements' mixed bits. Equal for a sequence and any permutation of it.
 struct Fingerprint {
@@ -139,7 +151,9 @@ template <class T>
 Fingerprint fingerprint(std::span<const T> elements) {
   Fingerprint result{elements.size(), 0};
   for (const T& element : elements) {
-    result.hash_sum += mix(std::bit_cast<std::uint64_t>(element));
+    std::uint64_t bits = 0;
+    std::memcpy(&bits, &element, sizeof(T));
+    result.hash_sum += mix(bits);
   }
   return result;
 }
@@ -188,6 +202,7 @@ enum class Contender {
   mpi_sample_sort,
   no_partial_merge,
   spreadsort_kernel,
+  comparison_path,
   std_sort_one_process,
   pdqsort_one_process,
   vqsort_one_process
@@ -195,7 +210,8 @@ enum class Contender {
 
 // The contenders that are dash::sort itself with other options: they sort the same array.
 bool sorts_the_array(Contender contender) {
-  return contender == Contender::no_partial_merge || contender == Contender::spreadsort_kernel;
+  return contender == Contender::no_partial_merge || contender == Contender::spreadsort_kernel ||
+         contender == Contender::comparison_path;
 }
 
 bool on_one_process(Contender contender) {
@@ -261,6 +277,12 @@ public:
         sort_array(options, baseline_phases_);
         break;
       }
+      case Contender::comparison_path: {
+        SortOptions options;
+        options.path = SortPath::comparison;
+        sort_array(options, baseline_phases_);
+        break;
+      }
       case Contender::std_sort_one_process:
         sort_on_rank_zero([](std::vector<T>& whole) { std::sort(whole.begin(), whole.end()); });
         break;
@@ -268,7 +290,9 @@ public:
         sort_on_rank_zero([](std::vector<T>& whole) { boost::sort::pdqsort(whole.begin(), whole.end()); });
         break;
       case Contender::vqsort_one_process:
-        sort_on_rank_zero([](std::vector<T>& whole) { detail::vqsort(std::span<T>(whole)); });
+        if constexpr (detail::vqsort_key<T>) {  // not offered for other keys
+          sort_on_rank_zero([](std::vector<T>& whole) { detail::vqsort(std::span<T>(whole)); });
+        }
         break;
     }
     last_side_ = Side::baseline;
@@ -389,17 +413,37 @@ std::unique_ptr<Workload> make_sort_workload(const Problem& problem, Contender c
   return std::make_unique<SortWorkload<T>>(problem, generate, contender);
 }
 
+// Which contenders a kind of keys is sorted against.
+enum class Against { all, all_and_comparison_path, comparison_path_only };
+
 struct KeysDescription {
   const char* name;
   const char* text;
   std::unique_ptr<Workload> (*make)(const Problem&, Contender);
+  Against against;
 };
 
+bool offered(const KeysDescription& kind, Contender contender) {
+  switch (kind.against) {
+    case Against::all:
+      return contender != Contender::comparison_path;
+    case Against::all_and_comparison_path:
+      return true;
+    case Against::comparison_path_only:
+      return contender == Contender::comparison_path;
+  }
+  return false;
+}
+
 constexpr KeysDescription key_kinds[] = {
-    {"uniform_double", "doubles uniform in [-1e6, 1e6)", make_sort_workload<double, uniform_doubles>},
-    {"uint64", "uint64 keys uniform over all 2^64 values", make_sort_workload<std::uint64_t, uniform_keys>},
-    {"zipf", "uint64 keys 1 .. 2^20, Zipf s = 1", make_sort_workload<std::uint64_t, zipf_keys>},
-    {"all_equal", "uint64 keys, all equal", make_sort_workload<std::uint64_t, equal_keys>},
+    {"uniform_double", "doubles uniform in [-1e6, 1e6)", make_sort_workload<double, uniform_doubles>,
+     Against::all_and_comparison_path},
+    {"uint64", "uint64 keys uniform over all 2^64 values", make_sort_workload<std::uint64_t, uniform_keys>,
+     Against::all},
+    {"zipf", "uint64 keys 1 .. 2^20, Zipf s = 1", make_sort_workload<std::uint64_t, zipf_keys>, Against::all},
+    {"all_equal", "uint64 keys, all equal", make_sort_workload<std::uint64_t, equal_keys>, Against::all},
+    {"uint32_narrow", "uint32 keys uniform in [0, 2^21) (NPB IS class B's range)",
+     make_sort_workload<std::uint32_t, narrow_keys>, Against::comparison_path_only},
 };
 
 struct ContenderDescription {
@@ -414,6 +458,8 @@ constexpr ContenderDescription contenders[] = {
     {Contender::no_partial_merge, "_no_partial_merge", "dash::sort with SortOptions::partial_merge = false"},
     {Contender::spreadsort_kernel, "_spreadsort_kernel",
      "dash::sort with SortOptions::kernel = spreadsort (Boost.Sort's radix sort as the local sort)"},
+    {Contender::comparison_path, "_comparison_path",
+     "dash::sort with SortOptions::path = comparison (the exact-splitter search; no counting path)"},
     {Contender::std_sort_one_process, "_std_sort_one_process", "std::sort of all elements on rank 0 alone"},
     {Contender::pdqsort_one_process, "_pdqsort_one_process", "boost::sort::pdqsort of all elements on rank 0 alone"},
     {Contender::vqsort_one_process, "_vqsort_one_process",
@@ -425,7 +471,8 @@ std::vector<Case> sort_cases() {
   for (const KeysDescription& kind : key_kinds) {
     for (const ContenderDescription& against : contenders) {
       // Only builds with Highway's vqsort can run it.
-      if (against.contender == Contender::vqsort_one_process && !detail::vqsort_built()) {
+      if ((against.contender == Contender::vqsort_one_process && !detail::vqsort_built()) ||
+          !offered(kind, against.contender)) {
         continue;
       }
       const auto make = kind.make;
