@@ -11,7 +11,7 @@
 
 namespace dash::comm::detail {
 
-std::uint64_t fnv1a_digest(const void* bytes, std::size_t length) noexcept {
+std::uint64_t fnv1a_hash(const void* bytes, std::size_t length) noexcept {
   std::uint64_t hash = 14695981039346656037ULL;
   const auto* byte = static_cast<const unsigned char*>(bytes);
   for (std::size_t i = 0; i < length; ++i) {
@@ -21,9 +21,9 @@ std::uint64_t fnv1a_digest(const void* bytes, std::size_t length) noexcept {
   return hash;
 }
 
-bool digest_is_uniform(std::uint64_t digest, MPI_Comm comm) {
-  // min(d) and min(~d) = ~max(d) in one allreduce: the digests agree iff min == max.
-  const std::array<std::uint64_t, 2> local{digest, ~digest};
+bool hash_is_uniform(std::uint64_t hash, MPI_Comm comm) {
+  // min(d) and min(~d) = ~max(d) in one allreduce: the hashes agree iff min == max.
+  const std::array<std::uint64_t, 2> local{hash, ~hash};
   std::array<std::uint64_t, 2> global{};
   check_mpi(MPI_Allreduce(local.data(), global.data(), 2, MPI_UINT64_T, MPI_MIN, comm),
             "dash::comm::check_uniform: MPI_Allreduce");
@@ -48,12 +48,12 @@ void throw_not_uniform_on(std::string_view function, std::string_view argument,
 
 namespace dash::comm {
 
-PendingUniformCheck::PendingUniformCheck(std::uint64_t digest, std::string function, std::string argument,
+PendingUniformCheck::PendingUniformCheck(std::uint64_t hash, std::string function, std::string argument,
                                          std::string local_value, const Group& group)
     : group_(group),
       tag_(group.next_tag()),
       rounds_(static_cast<int>(std::bit_width(static_cast<unsigned>(group.size() - 1)))),
-      minimum_{digest, ~digest},
+      minimum_{hash, ~hash},
       function_(std::move(function)),
       argument_(std::move(argument)),
       local_value_(std::move(local_value)) {

@@ -1,4 +1,4 @@
-// Suite `halo`: the 2-D Jacobi heat equation of seed 004 §7.5 (Tbl. 7.4), dash::apply_stencil on
+// Suite `halo`: the 2-D Jacobi heat equation of Kowalewski 2021 §7.5 (Tbl. 7.4), dash::apply_stencil on
 // dash::HaloMatrix against the same computation written in plain MPI (baselines/heat_mpi.cpp):
 // the single-sender "MPI Funnel" and the many-sender "MPI Multiple" variants.
 //
@@ -38,7 +38,7 @@ namespace dash::bench::halo {
 namespace {
 
 constexpr int iterations = 10;
-// MPI Multiple's threads per rank. Seed 004 runs one per core (20); at P = 2 on this 2-core machine
+// MPI Multiple's threads per rank. Kowalewski 2021 runs one per core (20); at P = 2 on this 2-core machine
 // that would be 1, which is just the funnel. 2 is the fewest with several threads inside MPI at
 // once, at the price of two threads sharing each rank's core.
 constexpr int multiple_threads = 2;
@@ -145,7 +145,7 @@ std::vector<std::size_t> block_sizes(Sweep sweep) {
   if (sweep == Sweep::quick) {
     return {512, 1024};
   }
-  // Seed 004 §7.5: blocks of 2,500 and 5,000 doubles per dimension.
+  // Kowalewski 2021 §7.5: blocks of 2,500 and 5,000 doubles per dimension.
   return {512, 1024, 2500, 5000};
 }
 
@@ -153,7 +153,7 @@ std::vector<int> whole_job(int job_size) { return {job_size}; }
 
 constexpr const char* funnel =
     "plain MPI, single sender: Irecv/Isend of the 4 faces (columns as MPI_Type_vector), inner cells, Waitall, "
-    "border cells (baselines/heat_mpi.cpp, seed 004's MPI Funnel)";
+    "border cells (baselines/heat_mpi.cpp, Kowalewski 2021's MPI Funnel)";
 
 void add_case(const char* name, const char* impl, bool partial, std::string baseline, int baseline_threads) {
   const CaseRegistration registration{Case{
@@ -187,7 +187,7 @@ void add_case(const char* name, const char* impl, bool partial, std::string base
            "plain MPI, many senders: " + std::to_string(multiple_threads) +
                " threads per rank, each with a column stripe: Irecv/Isend of its segments of the faces, its inner "
                "cells, Testall/yield until its own requests are done, its border cells (baselines/heat_mpi.cpp, "
-               "seed 004's MPI Multiple; needs MPI_THREAD_MULTIPLE)",
+               "Kowalewski 2021's MPI Multiple; needs MPI_THREAD_MULTIPLE)",
            multiple_threads);
   return true;
 }();

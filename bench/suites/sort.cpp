@@ -2,7 +2,7 @@
 // without the partial merge and with the spreadsort local kernel, and against std::sort, pdqsort
 // and (in builds with Highway's vqsort) vqsort of all elements on one process (docs/benchmarks.md).
 // dash::sort's own local sort is vqsort in such builds, so the vqsort one-process case is the
-// comparison with the best local kernel. The inputs follow seed 004 §7.4.2
+// comparison with the best local kernel. The inputs follow Kowalewski 2021 §7.4.2
 // (uniform doubles in [-1e6, 1e6)) and add uniform 64-bit keys, Zipf-distributed keys (many
 // duplicates, skewed values) and keys that are all equal. uint32 keys in [0, 2^21) (NPB IS's range
 // for class B) and the uniform doubles are also sorted with SortOptions::path = comparison: what the
@@ -219,7 +219,7 @@ bool on_one_process(Contender contender) {
          contender == Contender::vqsort_one_process;
 }
 
-// The phases of one run as the extra metrics report them (seed 004 Fig. 7.6).
+// The phases of one run as the extra metrics report them (Kowalewski 2021 Fig. 7.6).
 struct PhaseTimes {
   double local_sort = 0;
   double splitters = 0;

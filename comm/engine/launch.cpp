@@ -981,14 +981,14 @@ struct UniformArguments {
   std::uint64_t commutative;
   std::uint64_t element_size;
   std::uint64_t elements;
-  std::uint64_t algorithm_digest;
+  std::uint64_t algorithm_hash;
   std::uint64_t segments;
   std::uint64_t canonical_placement;
-  std::uint64_t grid_digest;
+  std::uint64_t grid_hash;
 };
 
 // A grid's dimensions and periodicity as one number; 0 without a grid.
-std::uint64_t grid_digest(const CartesianGrid* grid) noexcept {
+std::uint64_t grid_hash(const CartesianGrid* grid) noexcept {
   if (grid == nullptr) {
     return 0;
   }
@@ -997,7 +997,7 @@ std::uint64_t grid_digest(const CartesianGrid* grid) noexcept {
     const auto i = static_cast<std::size_t>(d);
     words.push_back(std::int64_t{grid->dims()[i]} * 2 + (grid->periodic()[i] ? 1 : 0));
   }
-  return detail::fnv1a_digest(words.data(), words.size() * sizeof(std::int64_t)) + 1;
+  return detail::fnv1a_hash(words.data(), words.size() * sizeof(std::int64_t)) + 1;
 }
 
 // A plan depends on the grid's value, not on which copy of it a call passed.
@@ -1029,7 +1029,7 @@ struct PlanKeyHash {
     for (const std::size_t part : {static_cast<std::size_t>(key.size), static_cast<std::size_t>(key.rank),
                                    static_cast<std::size_t>(key.root), std::size_t{key.segments},
                                    std::size_t{key.commutative},
-                                   static_cast<std::size_t>(grid_digest(key.grid.grid.get()))}) {
+                                   static_cast<std::size_t>(grid_hash(key.grid.grid.get()))}) {
       hash = hash * 1000003u ^ part;
     }
     return hash;
@@ -1065,9 +1065,9 @@ std::uint64_t checks_started = 0;
 constexpr std::string_view compared_arguments =
     "collective arguments (operation, root, count, algorithm, segments, placement, grid)";
 
-// The digest a member whose call failed its local checks compares: the others' calls, whatever
-// their arguments, see a difference (unless their digest hits this one value by chance).
-constexpr std::uint64_t failed_call_digest = 0x6661696c65642121;
+// The hash a member whose call failed its local checks compares: the others' calls, whatever
+// their arguments, see a difference (unless their hash hits this one value by chance).
+constexpr std::uint64_t failed_call_hash = 0x6661696c65642121;
 
 }  // namespace
 
@@ -1076,7 +1076,7 @@ std::uint64_t argument_checks_started() noexcept { return checks_started; }
 void report_failed_call(std::string_view function, const Group& group) noexcept {
   ++checks_started;  // an enclosing front end must not report the call again
   try {
-    PendingUniformCheck check(failed_call_digest, std::string(function), std::string(compared_arguments), "", group);
+    PendingUniformCheck check(failed_call_hash, std::string(function), std::string(compared_arguments), "", group);
     try {
       while (!check.test()) {
       }
@@ -1108,10 +1108,10 @@ std::unique_ptr<PendingUniformCheck> start_argument_check(const CollectiveCall& 
                                      call.commutative ? 1u : 0u,
                                      call.element_size,
                                      variable_sizes ? 0 : call.elements,
-                                     detail::fnv1a_digest(forced.data(), forced.size()),
+                                     detail::fnv1a_hash(forced.data(), forced.size()),
                                      options.segments,
                                      options.canonical_placement ? 1u : 0u,
-                                     grid_digest(call.grid.get())};
+                                     grid_hash(call.grid.get())};
     return start_uniform_check(arguments, call.function, compared_arguments, group);
   }
   return nullptr;

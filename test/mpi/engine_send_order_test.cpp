@@ -27,7 +27,7 @@
 namespace {
 
 // Destinations of this process's sends (MPI_Isend, MPI_Issend, MPI_Send, MPI_Ssend, MPI_Sendrecv)
-// of exactly `recorded_bytes` bytes (the payload: the cross-rank argument check sends digests of
+// of exactly `recorded_bytes` bytes (the payload: the cross-rank argument check sends hashes of
 // another size), while recorded_bytes > 0, and whether each was synchronous.
 std::vector<int> destinations;
 std::vector<bool> synchronous;

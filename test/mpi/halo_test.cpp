@@ -348,7 +348,7 @@ double stencil_value(const dash::Stencil<N>& stencil, const Value& value_at) {
   return same ? points[0].coefficient * sum : sum;
 }
 
-// The 2-D heat equation of seed 004 §7.5 (Jacobi, 5-point, fixed boundary) and a 9-point periodic
+// The 2-D heat equation of Kowalewski 2021 §7.5 (Jacobi, 5-point, fixed boundary) and a 9-point periodic
 // variant, against the same arithmetic done serially on the whole grid.
 void check_iterations(const dash::TeamSpec<2>& grid, const dash::DistributionSpec<2>& distribution,
                       const dash::Stencil<2>& stencil, dash::HaloBoundary boundary, bool partial) {

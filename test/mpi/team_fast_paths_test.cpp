@@ -432,7 +432,7 @@ Crossings crossings(const Places& where, Call call) {
   int crossing = 0;
   int off_rails = 0;
   for (const Sent& message : sent) {
-    // The cross-rank argument check sends digests of 16 bytes; the payloads below have other sizes.
+    // The cross-rank argument check sends hashes of 16 bytes; the payloads below have other sizes.
     const auto to = static_cast<std::size_t>(message.destination);
     const auto from = static_cast<std::size_t>(me());
     if (message.bytes == 16 || where.node[to] == where.node[from]) {

@@ -362,7 +362,7 @@ TEST(ScheduleAllreduce, RabenseifnerHandlesShortVectorsAndKeepsRankOrder) {
 // base); the combined blocks (γ) agree under both rules.
 struct BinaryBlocksRow {
   int p;
-  double digest[3];    // (α count, nβ, nγ) per that simulation
+  double simulated[3];    // (α count, nβ, nγ) per that simulation
   double verifier[3];  // (start-ups, blocks / n, combined blocks / n) measured here
 };
 
@@ -422,8 +422,8 @@ TEST(ScheduleAllreduce, BinaryBlocksCriticalPathOfTheDigestExamples) {
     EXPECT_EQ(report.metrics.critical_startups, row.verifier[0]) << where(shape);
     EXPECT_EQ(report.metrics.critical_blocks, row.verifier[1] * s) << where(shape);
     EXPECT_EQ(report.metrics.critical_reduced_blocks, row.verifier[2] * s) << where(shape);
-    EXPECT_EQ(row.digest[2], row.verifier[2]);
-    EXPECT_EQ(binary_blocks_reduced(row.p), row.digest[2]) << row.p;
+    EXPECT_EQ(row.simulated[2], row.verifier[2]);
+    EXPECT_EQ(binary_blocks_reduced(row.p), row.simulated[2]) << row.p;
   }
 }
 

@@ -1,5 +1,5 @@
 #pragma once
-// dash::sort: sorts a global range of a container across the units of its team (seed 004 §5.4,
+// dash::sort: sorts a global range of a container across the units of its team (Kowalewski 2021 §7.4.1,
 // histogram sort with exact splitters and partial aggregation).
 //
 //   dash::sort(a.begin(), a.end());                         // ascending by operator<

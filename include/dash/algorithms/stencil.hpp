@@ -1,6 +1,6 @@
 #pragma once
 // dash::apply_stencil: target = stencil(source) on every cell of a distributed matrix, with the
-// halo exchange overlapped (seed 004 Alg. 6).
+// halo exchange overlapped (Kowalewski 2021 Alg. 6).
 //
 //   dash::HaloMatrix<double, 2> halo(u, stencil, dash::HaloBoundary::fixed, boundary_value);
 //   dash::apply_stencil(halo, u_next);   // u_next(x) = sum over points p of p.coefficient * u(x + p.offset)

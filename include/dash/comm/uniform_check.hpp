@@ -30,9 +30,9 @@ inline constexpr bool cross_rank_checks_enabled = false;
 #endif
 
 namespace detail {
-// Collective: true when every rank of `comm` passed the same 64-bit digest.
-bool digest_is_uniform(std::uint64_t digest, MPI_Comm comm);
-std::uint64_t fnv1a_digest(const void* bytes, std::size_t length) noexcept;
+// Collective: true when every rank of `comm` passed the same 64-bit hash.
+bool hash_is_uniform(std::uint64_t hash, MPI_Comm comm);
+std::uint64_t fnv1a_hash(const void* bytes, std::size_t length) noexcept;
 [[noreturn]] void throw_not_uniform(std::string_view function, std::string_view argument,
                                     const std::string& local_value, int rank);
 // Names the rank within `comm`. A name of its own: MPICH's MPI_Comm is an int.
@@ -52,7 +52,7 @@ void check_uniform(const T& value, std::string_view function, std::string_view a
                     std::is_floating_point_v<std::remove_all_extents_t<T>>,
                 "dash::comm::check_uniform compares object bytes, so the value type must have no "
                 "padding bytes (their contents differ between ranks)");
-  if (detail::digest_is_uniform(detail::fnv1a_digest(&value, sizeof value), comm)) {
+  if (detail::hash_is_uniform(detail::fnv1a_hash(&value, sizeof value), comm)) {
     return;
   }
   std::ostringstream local;
@@ -75,7 +75,7 @@ void check_uniform(const T& value, std::string_view function, std::string_view a
 // writes into it while pending).
 class PendingUniformCheck {
 public:
-  PendingUniformCheck(std::uint64_t digest, std::string function, std::string argument, std::string local_value,
+  PendingUniformCheck(std::uint64_t hash, std::string function, std::string argument, std::string local_value,
                       const Group& group);
   // Completes the comparison if it is still pending (the other members need this member's messages).
   ~PendingUniformCheck();
@@ -98,7 +98,7 @@ private:
   int tag_;
   int rounds_;
   int round_ = 0;
-  std::uint64_t minimum_[2];  // min(digest) and min(~digest) = ~max(digest) over the members seen so far
+  std::uint64_t minimum_[2];  // min(hash) and min(~hash) = ~max(hash) over the members seen so far
   std::uint64_t incoming_[2] = {0, 0};
   MPI_Request requests_[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};
   std::string function_;
@@ -112,7 +112,7 @@ std::unique_ptr<PendingUniformCheck> start_uniform_check(const T& value, std::st
   static_assert(std::has_unique_object_representations_v<T>,
                 "dash::comm::start_uniform_check compares object bytes, so the value type must have no "
                 "padding bytes");
-  return std::make_unique<PendingUniformCheck>(detail::fnv1a_digest(&value, sizeof value), std::string(function),
+  return std::make_unique<PendingUniformCheck>(detail::fnv1a_hash(&value, sizeof value), std::string(function),
                                                std::string(argument), "<" + std::to_string(sizeof value) + "-byte value>",
                                                group);
 }

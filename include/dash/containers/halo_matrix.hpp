@@ -1,6 +1,6 @@
 #pragma once
 // dash::HaloMatrix: a dash::Matrix with a halo of copies of its neighbours' border cells, as
-// wide as a stencil reaches (seed 004 §5.1; DESIGN.md §3 "halo wrapper").
+// wide as a stencil reaches (Kowalewski 2021 §5.3.1; docs/design.md §3 "Patterns and containers").
 //
 //   dash::Matrix<double, 2> u(dash::SizeSpec<2>(n, n), dash::DistributionSpec<2>(dash::BLOCKED, dash::BLOCKED));
 //   auto stencil = dash::Stencil<2>::star(1, 0.0, 0.25);
@@ -172,10 +172,10 @@ private:
     }
     // Units that disagree on the stencil or the boundaries would exchange different faces and hang.
     const auto& points = stencil.points();
-    const std::uint64_t digest =
-        comm::detail::fnv1a_digest(points.data(), points.size() * sizeof(StencilPoint<N>)) ^
-        (comm::detail::fnv1a_digest(boundaries.data(), sizeof(boundaries)) * 0x9e3779b97f4a7c15ULL);
-    comm::check_uniform(digest, "dash::HaloMatrix", "stencil and boundaries", matrix.team().mpi_comm());
+    const std::uint64_t hash =
+        comm::detail::fnv1a_hash(points.data(), points.size() * sizeof(StencilPoint<N>)) ^
+        (comm::detail::fnv1a_hash(boundaries.data(), sizeof(boundaries)) * 0x9e3779b97f4a7c15ULL);
+    comm::check_uniform(hash, "dash::HaloMatrix", "stencil and boundaries", matrix.team().mpi_comm());
     return std::make_unique<Exchange>(matrix, stencil, boundaries, fixed_value);
   }
 

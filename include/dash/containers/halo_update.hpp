@@ -1,5 +1,5 @@
 #pragma once
-// dash::HaloUpdate: a running halo update of a dash::HaloMatrix (seed 004 Alg. 6).
+// dash::HaloUpdate: a running halo update of a dash::HaloMatrix (Kowalewski 2021 Alg. 6).
 //
 //   auto update = halo.update_async();
 //   ... compute the inner cells (halo.inner()) while the faces travel ...

@@ -1,6 +1,6 @@
 #pragma once
 // dash::Stencil: the points a stencil operation reads around each cell, with their weights
-// (seed 004 §5.1). Its reach in each direction sets the halo widths of a dash::HaloMatrix.
+// (Kowalewski 2021 §5.3.1). Its reach in each direction sets the halo widths of a dash::HaloMatrix.
 //
 //   auto five_point = dash::Stencil<2>::star(1, -4.0, 1.0);   // centre and 4 neighbours
 //   auto nine_point = dash::Stencil<2>::box(1, 0.0, 0.125);   // 3 x 3 block

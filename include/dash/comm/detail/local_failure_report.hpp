@@ -7,7 +7,7 @@
 // buffer of the wrong size, a root out of range) would leave the others waiting for its part of
 // the comparison. Each front end therefore holds a LocalFailureReport while it checks and starts
 // its call: when the call leaves by an exception before this member's comparison started, the
-// member takes part in the comparison with a digest no valid call produces, so that the others'
+// member takes part in the comparison with a hash no valid call produces, so that the others'
 // calls throw dash::InvalidArgument as for differing arguments, and then lets its own exception
 // go on.
 
@@ -24,7 +24,7 @@ namespace dash::comm::detail {
 // time, docs/configuration.md).
 std::uint64_t argument_checks_started() noexcept;
 
-// Takes part, with the digest of a failed call, in the comparison the other members of `group`
+// Takes part, with the hash of a failed call, in the comparison the other members of `group`
 // start for their call of `function`, and waits until it completes. Never throws: it runs while
 // the member's own exception propagates.
 void report_failed_call(std::string_view function, const Group& group) noexcept;

@@ -1,5 +1,5 @@
 #pragma once
-// The exact-splitter parallel sort (seed 000 §1.4 after Cheng, Edelman, Gilbert & Shah; seed 004
+// The exact-splitter parallel sort (Sack 2011 §2.3.1 after Cheng, Edelman, Gilbert & Shah; Kowalewski 2021
 // §5.4): local sort, exact splitters (detail/exact_splitters.hpp), one alltoallv, and a merge of
 // the received runs while they land (detail/run_merge_tree.hpp). The team-split service sorts
 // its tables with it inside each group of sorters; dash::sort sorts containers with it.
@@ -162,7 +162,7 @@ struct ParallelSortSettings {
   // Filled with the phase times when set.
   SortPhases* phases = nullptr;
   // `local` is already sorted by `less`, so the local sort is skipped. The split service's blocks
-  // come out of the collection sorted (seed 000 §1.4 step 1: the local sort is free); sorting
+  // come out of the collection sorted (Sack 2011 §2.3.1 step 1: the local sort is free); sorting
   // them again took as long as collecting them.
   bool presorted = false;
 };
