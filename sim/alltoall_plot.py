@@ -12,40 +12,26 @@ Exit status 2 with a message naming the problem for a file that is not such a re
 
 /usr/bin/python3: Debian's matplotlib (python3-matplotlib), also where another python3 comes first on PATH.
 """
-import json
 import os
 import sys
 from collections import defaultdict
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.realpath(__file__)), "..", "scripts", "lib"))
-import plot_style  # noqa: E402  (found through the path set above)
+sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
+import record_rows  # noqa: E402  (sim/record_rows.py)
 
-plot_style.FORMATS[:] = ["png"]  # the figures are kept in docs/results: no SVG copies
+plot_style = record_rows.png_plot_style()
 
 FIELDS = ("workload", "contender", "mpi", "p", "size", "median_s")
 
 
 def fail(message):
-    print(f"sim/alltoall_plot.py: {message}", file=sys.stderr)
-    sys.exit(2)
+    record_rows.fail("sim/alltoall_plot.py", message)
 
 
 def load(path):
-    try:
-        with open(path, encoding="utf-8") as file:
-            document = json.load(file)
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
-        fail(f"cannot read {path}: {error}")
-    rows = document.get("measurements") if isinstance(document, dict) else None
-    if not isinstance(rows, list) or not rows:
-        fail(f"{path} is not a sim/alltoall_report.py record (no 'measurements' list)")
-    for row in rows:
-        missing = [key for key in FIELDS if not isinstance(row, dict) or key not in row]
-        if missing:
-            fail(f"{path}: a measurement lacks {', '.join(missing)}: {row}")
-        if not (isinstance(row["median_s"], (int, float)) and row["median_s"] > 0):
-            fail(f"{path}: a measurement has median_s {row['median_s']!r}, not a positive number of seconds")
+    document, rows = record_rows.load("sim/alltoall_plot.py", path, "measurements", FIELDS,
+                                      "a sim/alltoall_report.py record")
     return document.get("runs", [{}])[0], rows
 
 

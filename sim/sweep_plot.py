@@ -11,38 +11,23 @@ not such a record or measures a single size (sim/figures.py plots those as bars 
 
 /usr/bin/python3: Debian's matplotlib (python3-matplotlib), also where another python3 comes first on PATH.
 """
-import json
 import os
 import sys
 from collections import defaultdict
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.realpath(__file__)), "..", "scripts", "lib"))
-import plot_style  # noqa: E402  (found through the path set above)
+sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
+import record_rows  # noqa: E402  (sim/record_rows.py)
 
-plot_style.FORMATS[:] = ["png"]  # the figures are kept in docs/results: no SVG copies
+plot_style = record_rows.png_plot_style()
 
+TOOL = "sim/sweep_plot.py"
 FIELDS = ("suite", "case", "platform", "p", "size", "median_s")
 
 
-def fail(message):
-    print(f"sim/sweep_plot.py: {message}", file=sys.stderr)
-    sys.exit(2)
-
-
 def load(path):
-    try:
-        with open(path, encoding="utf-8") as file:
-            document = json.load(file)
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
-        fail(f"cannot read {path}: {error}")
-    rows = document.get("results") if isinstance(document, dict) else None
-    if not isinstance(rows, list) or not rows:
-        fail(f"{path} has no \"results\" list")
-    for index, row in enumerate(rows):
-        missing = [field for field in FIELDS if not isinstance(row, dict) or field not in row]
-        if missing:
-            fail(f"{path}: result {index} has no {', '.join(missing)}")
+    """(header, rows) of a sim/run record; ends the script with exit status 2 on bad input."""
+    document, rows = record_rows.load(TOOL, path, "results", FIELDS, "a sim/run record")
     return document.get("header", {}), rows
 
 
@@ -115,11 +100,11 @@ def draw_record(header, rows, outdir, stem):
 
 def main():
     if len(sys.argv) != 3:
-        fail("usage: sweep_plot.py RECORD.json OUTDIR")
+        record_rows.fail(TOOL, "usage: sweep_plot.py RECORD.json OUTDIR")
     path, outdir = sys.argv[1:]
     header, rows = load(path)
     if not is_sweep(rows):
-        fail(f"{path} measures one size per contender: no sweep to draw")
+        record_rows.fail(TOOL, f"{path} measures one size per contender: no sweep to draw")
     for output in draw_record(header, rows, outdir, os.path.splitext(os.path.basename(path))[0]):
         print(output)
 

@@ -53,9 +53,9 @@ def main():
         assert not os.path.exists(os.path.join(directory, "merge_only_exchange.png")), "no exchange rows, no figure"
 
         damaged = {"no measurements": ({"runs": []}, "no 'measurements' list"),
-                   "a missing field": ({"measurements": [{"workload": "merge"}]}, "a measurement lacks contender"),
+                   "a missing field": ({"measurements": [{"workload": "merge"}]}, "a row lacks contender"),
                    "a bad time": ({"measurements": [merge_row("partial", 256, -1.0)]},
-                                  "has median_s -1.0, not a positive number of seconds")}
+                                  "a row has median_s -1.0, not a positive number of seconds")}
         for what, (document, message) in damaged.items():
             path = os.path.join(directory, "damaged.json")
             with open(path, "w", encoding="utf-8") as file:
