@@ -1,6 +1,5 @@
 #pragma once
-// NPB CG (Conjugate Gradient, NAS Parallel Benchmarks 3.4) on dash (references/external_validation.md
-// §1.5).
+// NPB CG (Conjugate Gradient, NAS Parallel Benchmarks 3.4) on dash (NPB 3.4, docs/references.md).
 //
 // The matrix is NPB's makea: na rows, the sum over i of rcond^(i/na) v_i v_i^T for random sparse
 // vectors v_i drawn from NPB's randlc stream, plus (rcond - shift) I, duplicates summed in the same

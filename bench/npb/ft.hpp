@@ -1,6 +1,5 @@
 #pragma once
-// NPB FT (3-D FFT PDE solver, NAS Parallel Benchmarks 3.4) on dash (references/external_validation.md
-// §1.4): the forward 3-D FFT of NPB's random complex field, then per iteration a cumulative
+// NPB FT (3-D FFT PDE solver, NAS Parallel Benchmarks 3.4) on dash (NPB 3.4, docs/references.md): the forward 3-D FFT of NPB's random complex field, then per iteration a cumulative
 // multiplication by exp(-4 alpha pi^2 |k|^2) in spectral space, the unnormalised inverse FFT and a
 // checksum of 1024 sample points, each verified against NPB's within 1e-12 relative.
 //

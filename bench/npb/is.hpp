@@ -1,5 +1,5 @@
 #pragma once
-// NPB IS (Integer Sort, NAS Parallel Benchmarks 3.4) on dash (references/external_validation.md §1.3).
+// NPB IS (Integer Sort, NAS Parallel Benchmarks 3.4) on dash (NPB 3.4, docs/references.md).
 //
 // The keys lie in a dash::Array<int>, BLOCKED over the team, generated from NPB's randlc stream so
 // that they are the same as the reference code's for any number of units. Each of the 10 timed

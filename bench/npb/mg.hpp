@@ -1,6 +1,5 @@
 #pragma once
-// NPB MG (V-cycle multigrid, NAS Parallel Benchmarks 3.4) on dash (references/external_validation.md
-// §1.6): the periodic 3-D Poisson problem with the right-hand side +1 at the 10 largest and -1 at
+// NPB MG (V-cycle multigrid, NAS Parallel Benchmarks 3.4) on dash (NPB 3.4, docs/references.md): the periodic 3-D Poisson problem with the right-hand side +1 at the 10 largest and -1 at
 // the 10 smallest values of NPB's random field, solved by nit V-cycles.
 //
 // Every grid level k (2^k cells per dimension, k = 1 .. log2 n) is a dash::Matrix<double, 3>

@@ -1,6 +1,6 @@
 #pragma once
 // The MPI library's own collective algorithms, forced one at a time, so that the coll suite can
-// compare ours with each of them (references/native_algorithms.md). Open MPI's tuned component
+// compare ours with each of them (docs/references.md, "MPI implementations"). Open MPI's tuned component
 // reads coll_tuned_<op>_algorithm when a communicator is created; MPICH reads
 // MPIR_CVAR_<OP>_INTRA_ALGORITHM at every call, for every communicator. Both are set through MPI_T.
 

@@ -1,6 +1,6 @@
 #pragma once
 // HPCC RandomAccess (GUPS) as both sides of the `gups` suite run it; only their communication
-// differs (references/external_validation.md §2.1, docs/benchmarks.md).
+// differs (HPCC RandomAccess, docs/references.md, docs/benchmarks.md).
 //
 // The table has 2^m 64-bit words, T[i] = i at the start, distributed BLOCKED over the units. The
 // 4 * 2^m updates T[a & (2^m - 1)] ^= a take the addresses a from HPCC's stream (multiplication
