@@ -1,7 +1,8 @@
 #pragma once
-// NPB FT (3-D FFT PDE solver, NAS Parallel Benchmarks 3.4) on dash (NPB 3.4, docs/references.md): the forward 3-D FFT of NPB's random complex field, then per iteration a cumulative
-// multiplication by exp(-4 alpha pi^2 |k|^2) in spectral space, the unnormalised inverse FFT and a
-// checksum of 1024 sample points, each verified against NPB's within 1e-12 relative.
+// NPB FT (3-D FFT PDE solver, NAS Parallel Benchmarks 3.4) on dash (NPB 3.4, docs/references.md):
+// the forward 3-D FFT of NPB's random complex field, then per iteration a cumulative multiplication
+// by exp(-4 alpha pi^2 |k|^2) in spectral space, the unnormalised inverse FFT and a checksum of
+// 1024 sample points, each verified against NPB's within 1e-12 relative.
 //
 // Our extents are NPB's reversed (nz x ny x nx, x fastest as in NPB's Fortran). Both transforms are
 // dash::fft of slab matrices with FftLayout::transposed: the forward one leaves the spectrum as

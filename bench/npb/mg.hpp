@@ -1,6 +1,7 @@
 #pragma once
-// NPB MG (V-cycle multigrid, NAS Parallel Benchmarks 3.4) on dash (NPB 3.4, docs/references.md): the periodic 3-D Poisson problem with the right-hand side +1 at the 10 largest and -1 at
-// the 10 smallest values of NPB's random field, solved by nit V-cycles.
+// NPB MG (V-cycle multigrid, NAS Parallel Benchmarks 3.4) on dash (NPB 3.4, docs/references.md):
+// the periodic 3-D Poisson problem with the right-hand side +1 at the 10 largest and -1 at the 10
+// smallest values of NPB's random field, solved by nit V-cycles.
 //
 // Every grid level k (2^k cells per dimension, k = 1 .. log2 n) is a dash::Matrix<double, 3>
 // BLOCKED over a balanced process grid; its halos are dash::HaloMatrix wrappers. The residual

@@ -1,7 +1,8 @@
 #pragma once
-// NPB's random number generator randlc, shared by the kernels (NPB 3.4, docs/references.md): x <- a x mod 2^46 with a = 5^13, each step returning the new x / 2^46. NPB's double
-// precision code and this 64-bit integer form give the same numbers, since the low 46 bits of a
-// product survive the wrap-around modulo 2^64.
+// NPB's random number generator randlc, shared by the kernels (NPB 3.4, docs/references.md):
+// x <- a x mod 2^46 with a = 5^13, each step returning the new x / 2^46. NPB's double precision code
+// and this 64-bit integer form give the same numbers, since the low 46 bits of a product survive the
+// wrap-around modulo 2^64.
 
 #include <cstdint>
 

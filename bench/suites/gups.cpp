@@ -1,4 +1,4 @@
-// The gups suite: HPCC RandomAccess (HPCC RandomAccess, docs/references.md) on a dash::Array,
+// The gups suite: HPCC RandomAccess (docs/references.md) on a dash::Array,
 // exchanging each look-ahead's updates with dash::comm::alltoall (counts) and alltoallv
 // (addresses), against the same algorithm on plain MPI (baselines/gups_mpi.hpp) in the same run.
 // Both share the stream, the bucketing and the update loop (suites/random_access.hpp), so the
