@@ -202,14 +202,15 @@ struct BoxLines {
   PointTable<ShiftedRows<T, N>> sources;
 };
 
-// The lines of `box` along `along`, or none when a point's shifted copy straddles buffers.
+// Fills `plan` with the lines of `box` along `along`; false when a point's shifted copy straddles
+// buffers. Filled in place: a plan holds its point table inline (about 1 KiB), never moved.
 template <class T, std::size_t N>
-std::optional<BoxLines<T, N>> box_lines(const HaloMatrix<T, N>& halo, const HaloBox<N>& box, std::size_t along) {
-  BoxLines<T, N> plan;
+bool box_lines(const HaloMatrix<T, N>& halo, const HaloBox<N>& box, std::size_t along, BoxLines<T, N>& plan) {
+  plan.sources.clear();
   for (const auto& point : halo.stencil().points()) {
     const auto rows = shifted_rows(halo, box, point.offset);
     if (!rows) {
-      return std::nullopt;
+      return false;
     }
     plan.sources.push_back(*rows);
   }
@@ -217,7 +218,7 @@ std::optional<BoxLines<T, N>> box_lines(const HaloMatrix<T, N>& halo, const Halo
   plan.length = box.last[along] - box.first[along];
   plan.lines = box;
   plan.lines.last[along] = plan.lines.first[along] + 1;
-  return plan;
+  return true;
 }
 
 // The line of `plan` through `first` (its other coordinates): along the last dimension with the
@@ -267,10 +268,10 @@ void apply_stencil_box(const HaloMatrix<T, N>& source, const HaloBox<N>& box, co
       along = d;
     }
   }
-  if (const auto plan = box_lines(source, box, along)) {
+  if (BoxLines<T, N> plan; box_lines(source, box, along, plan)) {
     PointTable<const T*> starts(points.size());
-    plan->lines.for_each([&](const std::array<std::size_t, N>& first) {
-      run_line(*plan, first, strides, points, target, weights, kernel, starts);
+    plan.lines.for_each([&](const std::array<std::size_t, N>& first) {
+      run_line(plan, first, strides, points, target, weights, kernel, starts);
     });
     return;
   }
@@ -336,11 +337,10 @@ void apply_stencil_early(const HaloMatrix<T, N>& source, const std::array<std::s
     }
     row.clear();
     for (std::size_t b = begin; b < end; ++b) {
-      auto plan = box_lines(source, boxes[b], N - 1);
-      if (!plan) {
+      if (!box_lines(source, boxes[b], N - 1, row.emplace_back())) {
+        row.pop_back();
         break;
       }
-      row.push_back(std::move(*plan));
     }
     if (row.size() == end - begin) {
       row.front().lines.for_each([&](std::array<std::size_t, N> first) {
