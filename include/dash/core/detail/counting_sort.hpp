@@ -267,9 +267,6 @@ void counting_sort_into(std::span<T> local, const Codes& codes, Less less, const
                         std::uint64_t global_count, const comm::Group& group, const ParallelSortSettings& settings,
                         SliceMemory slice_memory) {
   using Clock = std::chrono::steady_clock;
-  const auto seconds_since = [](Clock::time_point start) {
-    return std::chrono::duration<double>(Clock::now() - start).count();
-  };
   SortPhases phases;
   phases.counting = true;
   auto phase_start = Clock::now();

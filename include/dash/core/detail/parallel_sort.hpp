@@ -1,7 +1,7 @@
 #pragma once
-// The exact-splitter parallel sort (Sack 2011 §2.3.1 after Cheng, Edelman, Gilbert & Shah; Kowalewski 2021
-// §5.4): local sort, exact splitters (detail/exact_splitters.hpp), one alltoallv, and a merge of
-// the received runs while they land (detail/run_merge_tree.hpp). The team-split service sorts
+// The exact-splitter parallel sort (Sack 2011 §2.3.1 after Cheng, Edelman, Gilbert & Shah;
+// Kowalewski 2021 §7.4.1): local sort, exact splitters (detail/exact_splitters.hpp), one
+// alltoallv, and a merge of the received runs while they land (detail/run_merge_tree.hpp). The team-split service sorts
 // its tables with it inside each group of sorters; dash::sort sorts containers with it.
 //
 // Map: LocalSortKernel and sort_locally (the local sort); SliceInfo, SortPhases and
@@ -152,6 +152,11 @@ struct SortPhases {
   bool counting = false;
 };
 
+// Seconds of the steady clock since `start`: the phase times of SortPhases.
+inline double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
 struct ParallelSortSettings {
   LocalSortKernel kernel = LocalSortKernel::stable;
   // Merge runs as they land (partial aggregation); false merges after the exchange has ended.
@@ -176,9 +181,6 @@ void exchange_sorted_runs(std::span<T> local, std::span<const std::size_t> cuts,
                           const comm::Group& group, const ParallelSortSettings& settings, SliceMemory slice_memory,
                           SortPhases& phases) {
   using Clock = std::chrono::steady_clock;
-  const auto seconds_since = [](Clock::time_point start) {
-    return std::chrono::duration<double>(Clock::now() - start).count();
-  };
   const auto p = static_cast<std::size_t>(group.size());
   const auto phase_start = Clock::now();
   // Cuts out of order, or a splitter search whose counts contradicted each other, mean that `less`
@@ -287,9 +289,6 @@ SliceInfo parallel_sort_into(std::span<T> local, Less less, const comm::Group& g
                 "dash::detail::parallel_sort moves elements as bytes: T must be trivially copyable and "
                 "default-constructible");
   using Clock = std::chrono::steady_clock;
-  const auto seconds_since = [](Clock::time_point start) {
-    return std::chrono::duration<double>(Clock::now() - start).count();
-  };
   if (settings.kernel == LocalSortKernel::spreadsort && !radix_sortable<T>) {
     throw invalid_argument("dash::detail::parallel_sort_into", "settings.kernel", "spreadsort",
                            "a comparison kernel: spreadsort sorts only integers and IEEE float and double by <");
