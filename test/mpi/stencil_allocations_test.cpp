@@ -4,9 +4,9 @@
 // equation (5-point stencil, and the bench's 4-point Jacobi one) or of NPB MG's 3-D 27-point
 // stencil, nor a bare halo update, makes a heap allocation on any rank.
 //
-// What is counted: every call of the global operator new, which this executable replaces (any
-// form: plain, array, aligned; the nothrow forms call the plain one). That is every heap
-// allocation of dash, the C++ standard library and Boost, whichever thread makes it. What is not:
+// What is counted: every call of the global operator new, which this executable replaces
+// (counted_operator_new.cpp). That is every heap allocation of dash, the C++ standard library and
+// Boost, whichever thread makes it. What is not:
 // the MPI library's own memory. Open MPI and MPICH are C libraries and allocate with malloc or from
 // their free lists, out of this hook's sight. Interposing malloc over 200 steps of these loops on
 // one node (Open MPI 4.1.4) counted none with the faces through shared memory, and with
@@ -17,11 +17,8 @@
 
 #include <algorithm>
 #include <array>
-#include <atomic>
 #include <cstddef>
 #include <cstdint>
-#include <cstdlib>
-#include <new>
 #include <tuple>
 #include <utility>
 
@@ -31,42 +28,8 @@
 #include <dash/containers/halo_matrix.hpp>
 #include <dash/dash.hpp>
 
+#include "counted_operator_new.hpp"
 #include "dash_testing.hpp"
-
-namespace {
-
-std::atomic<std::uint64_t> heap_allocations{0};
-
-void* counted_allocation(std::size_t size, std::size_t alignment) {
-  heap_allocations.fetch_add(1, std::memory_order_relaxed);
-  size = std::max<std::size_t>(size, 1);
-  void* memory = alignment <= alignof(std::max_align_t)
-                     ? std::malloc(size)
-                     : std::aligned_alloc(alignment, (size + alignment - 1) / alignment * alignment);
-  if (memory == nullptr) {
-    throw std::bad_alloc();
-  }
-  return memory;
-}
-
-}  // namespace
-
-void* operator new(std::size_t size) { return counted_allocation(size, 0); }
-void* operator new[](std::size_t size) { return counted_allocation(size, 0); }
-void* operator new(std::size_t size, std::align_val_t alignment) {
-  return counted_allocation(size, static_cast<std::size_t>(alignment));
-}
-void* operator new[](std::size_t size, std::align_val_t alignment) {
-  return counted_allocation(size, static_cast<std::size_t>(alignment));
-}
-void operator delete(void* memory) noexcept { std::free(memory); }
-void operator delete[](void* memory) noexcept { std::free(memory); }
-void operator delete(void* memory, std::size_t) noexcept { std::free(memory); }
-void operator delete[](void* memory, std::size_t) noexcept { std::free(memory); }
-void operator delete(void* memory, std::align_val_t) noexcept { std::free(memory); }
-void operator delete[](void* memory, std::align_val_t) noexcept { std::free(memory); }
-void operator delete(void* memory, std::size_t, std::align_val_t) noexcept { std::free(memory); }
-void operator delete[](void* memory, std::size_t, std::align_val_t) noexcept { std::free(memory); }
 
 namespace {
 
@@ -82,9 +45,9 @@ bool steady_state_allocates_nothing(const Step& step) {
   }
   std::uint64_t most = 0;
   for (int s = warm_up_steps; s < warm_up_steps + measured_steps; ++s) {
-    const std::uint64_t before = heap_allocations.load(std::memory_order_relaxed);
+    const std::uint64_t before = dash::testing::heap_allocations();
     step(s);
-    most = std::max(most, heap_allocations.load(std::memory_order_relaxed) - before);
+    most = std::max(most, dash::testing::heap_allocations() - before);
   }
   EXPECT_EQ(most, 0U) << "heap allocations in the costliest step after " << warm_up_steps << " warm-up steps";
   return dash::testing::on_all_ranks(most == 0);
