@@ -4,13 +4,16 @@
 // equation equals a serial computation bit for bit; bad input gives clear errors. Run again with
 // DASH_SHARED_MEMORY=0 so that the faces travel as MPI messages with derived datatypes.
 
+#include <algorithm>
 #include <array>
 #include <cstdlib>
 #include <cmath>
 #include <cstddef>
 #include <functional>
+#include <map>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -332,10 +335,10 @@ TEST(Halo, EveryExchangedFaceIsReportedOnce) {
   }
 }
 
-// What a stencil gives a cell, written out as dash::Stencil documents it: c (v_0 + ... + v_K-1)
-// when every coefficient is c, else c_0 v_0 + ... + c_K-1 v_K-1, left to right.
+// What a stencil gives a cell summed as listed, written out as dash::Stencil documents it:
+// c (v_0 + ... + v_K-1) when every coefficient is c, else c_0 v_0 + ... + c_K-1 v_K-1, left to right.
 template <std::size_t N, class Value>
-double stencil_value(const dash::Stencil<N>& stencil, const Value& value_at) {
+double listed_value(const dash::Stencil<N>& stencil, const Value& value_at) {
   const auto& points = stencil.points();
   bool same = true;
   for (const auto& point : points) {
@@ -348,10 +351,96 @@ double stencil_value(const dash::Stencil<N>& stencil, const Value& value_at) {
   return same ? points[0].coefficient * sum : sum;
 }
 
+// What a stencil gives a cell summed grouped, written out from the order dash::StencilGrouping
+// documents: lines (points sharing all offsets but the last), classes of lines with the same
+// coefficient at each last offset, terms (class, shift) grouped by coefficient in order of first
+// appearance; w_1 (t_11 + t_12 + ...) + w_2 (...) + ..., each term the sum of its class's lines.
+template <std::size_t N, class Value>
+double grouped_value(const dash::Stencil<N>& stencil, const Value& value_at) {
+  using Head = std::array<std::ptrdiff_t, N - 1>;
+  const auto head = [](const Index<N>& offset) {
+    Head h{};
+    for (std::size_t d = 0; d + 1 < N; ++d) {
+      h[d] = offset[d];
+    }
+    return h;
+  };
+  std::vector<Head> lines;
+  std::vector<std::map<std::ptrdiff_t, double>> profiles;
+  std::vector<std::size_t> line_of;
+  for (const auto& point : stencil.points()) {
+    const auto found = std::find(lines.begin(), lines.end(), head(point.offset));
+    line_of.push_back(static_cast<std::size_t>(found - lines.begin()));
+    if (found == lines.end()) {
+      lines.push_back(head(point.offset));
+      profiles.emplace_back();
+    }
+    profiles[line_of.back()][point.offset[N - 1]] = point.coefficient;
+  }
+  std::vector<std::vector<std::size_t>> classes;
+  std::vector<std::size_t> class_of(lines.size());
+  for (std::size_t line = 0; line < lines.size(); ++line) {
+    std::size_t c = 0;
+    while (c < classes.size() && profiles[classes[c].front()] != profiles[line]) {
+      ++c;
+    }
+    if (c == classes.size()) {
+      classes.emplace_back();
+    }
+    classes[c].push_back(line);
+    class_of[line] = c;
+  }
+  std::vector<double> weights;
+  std::vector<std::vector<std::pair<std::size_t, std::ptrdiff_t>>> terms;
+  std::set<std::pair<std::size_t, std::ptrdiff_t>> seen;
+  for (std::size_t p = 0; p < stencil.points().size(); ++p) {
+    const auto& point = stencil.points()[p];
+    const auto g = static_cast<std::size_t>(std::find(weights.begin(), weights.end(), point.coefficient) - weights.begin());
+    if (g == weights.size()) {
+      weights.push_back(point.coefficient);
+      terms.emplace_back();
+    }
+    const std::pair<std::size_t, std::ptrdiff_t> term{class_of[line_of[p]], point.offset[N - 1]};
+    if (seen.insert(term).second) {
+      terms[g].push_back(term);
+    }
+  }
+  double total = 0;
+  for (std::size_t g = 0; g < weights.size(); ++g) {
+    double group_sum = 0;
+    for (std::size_t t = 0; t < terms[g].size(); ++t) {
+      const auto [c, shift] = terms[g][t];
+      double partial = 0;
+      for (std::size_t j = 0; j < classes[c].size(); ++j) {
+        Index<N> offset{};
+        for (std::size_t d = 0; d + 1 < N; ++d) {
+          offset[d] = lines[classes[c][j]][d];
+        }
+        offset[N - 1] = shift;
+        partial = j == 0 ? value_at(offset) : partial + value_at(offset);
+      }
+      group_sum = t == 0 ? partial : group_sum + partial;
+    }
+    total = g == 0 ? weights[g] * group_sum : total + weights[g] * group_sum;
+  }
+  return total;
+}
+
+// The value of a cell in the summation order `summation` resolves to for the stencil.
+template <std::size_t N, class Value>
+double stencil_value(const dash::Stencil<N>& stencil, dash::StencilSummation summation, const Value& value_at) {
+  const bool grouped =
+      summation == dash::StencilSummation::grouped ||
+      (summation == dash::StencilSummation::automatic &&
+       4 * stencil.grouping().grouped_operations() <= 3 * stencil.listed_operations());
+  return grouped ? grouped_value(stencil, value_at) : listed_value(stencil, value_at);
+}
+
 // The 2-D heat equation of Kowalewski 2021 §7.5 (Jacobi, 5-point, fixed boundary) and a 9-point periodic
 // variant, against the same arithmetic done serially on the whole grid.
 void check_iterations(const dash::TeamSpec<2>& grid, const dash::DistributionSpec<2>& distribution,
-                      const dash::Stencil<2>& stencil, dash::HaloBoundary boundary, bool partial) {
+                      const dash::Stencil<2>& stencil, dash::HaloBoundary boundary, bool partial,
+                      dash::StencilSummation summation) {
   const std::size_t rows = extent_for(grid.extent(0), 5);
   const std::size_t cols = extent_for(grid.extent(1), 4);
   const auto initial = [](std::ptrdiff_t i, std::ptrdiff_t j) { return 0.001 * static_cast<double>((i * 37 + j * 11) % 101); };
@@ -370,7 +459,7 @@ void check_iterations(const dash::TeamSpec<2>& grid, const dash::DistributionSpe
   for (int it = 0; it < iterations; ++it) {
     for (std::ptrdiff_t i = 0; i < n0; ++i) {
       for (std::ptrdiff_t j = 0; j < n1; ++j) {
-        next[static_cast<std::size_t>(i * n1 + j)] = stencil_value(stencil, [&](const Index<2>& offset) {
+        next[static_cast<std::size_t>(i * n1 + j)] = stencil_value(stencil, summation, [&](const Index<2>& offset) {
           std::ptrdiff_t a = i + offset[0];
           std::ptrdiff_t b = j + offset[1];
           if (boundary == dash::HaloBoundary::fixed && (a < 0 || a >= n0 || b < 0 || b >= n1)) {
@@ -399,6 +488,7 @@ void check_iterations(const dash::TeamSpec<2>& grid, const dash::DistributionSpe
   }
   dash::StencilOptions options;
   options.partial = partial;
+  options.summation = summation;
   for (int it = 0; it < iterations; ++it) {
     if (it % 2 == 0) {
       dash::apply_stencil(halo_u, v, options);
@@ -426,21 +516,30 @@ TEST(Halo, HeatEquationEqualsTheSerialComputationBitForBit) {
       {dash::TeamSpec<2>(p, 1), dash::DistributionSpec<2>(dash::BLOCKED, dash::NONE)},
   };
   const dash::Stencil<2> jacobi({{{-1, 0}, 0.25}, {{1, 0}, 0.25}, {{0, -1}, 0.25}, {{0, 1}, 0.25}});
+  // An upwind stencil whose lines reach only forward and whose weights repeat unevenly.
+  const dash::Stencil<2> upwind(
+      {{{0, 1}, 0.5}, {{0, 2}, 0.25}, {{1, 1}, 0.5}, {{1, 2}, 0.25}, {{1, 0}, -1.0}, {{2, 1}, 0.5}, {{2, 2}, 0.25}});
   for (const auto& [grid, distribution] : layouts) {
     for (const bool partial : {true, false}) {
-      check_iterations(grid, distribution, jacobi, dash::HaloBoundary::fixed, partial);
-      check_iterations(grid, distribution, dash::Stencil<2>::box(1, 0.2, 0.1), dash::HaloBoundary::periodic, partial);
-      check_iterations(grid, distribution, dash::Stencil<2>::star(2, 0.5, 0.0625), dash::HaloBoundary::fixed, partial);
-      // 49 points: more than the unrolled row kernels take.
-      check_iterations(grid, distribution, dash::Stencil<2>::box(3, 0.25, 0.015625), dash::HaloBoundary::periodic,
-                       partial);
+      for (const auto summation : {dash::StencilSummation::automatic, dash::StencilSummation::as_listed,
+                                   dash::StencilSummation::grouped}) {
+        check_iterations(grid, distribution, jacobi, dash::HaloBoundary::fixed, partial, summation);
+        check_iterations(grid, distribution, dash::Stencil<2>::box(1, 0.2, 0.1), dash::HaloBoundary::periodic, partial,
+                         summation);
+        check_iterations(grid, distribution, dash::Stencil<2>::star(2, 0.5, 0.0625), dash::HaloBoundary::fixed, partial,
+                         summation);
+        check_iterations(grid, distribution, upwind, dash::HaloBoundary::periodic, partial, summation);
+        // 49 points: more than the unrolled row kernels take.
+        check_iterations(grid, distribution, dash::Stencil<2>::box(3, 0.25, 0.015625), dash::HaloBoundary::periodic,
+                         partial, summation);
+      }
     }
   }
 }
 
-TEST(Halo, FinishCombinesTheSumWithOtherData) {
-  // r = v - A u and then u += S r, as a multigrid residual and smoothing step (NPB MG's resid and
-  // psinv), on a periodic 3-D grid with a 27-point and a 19-point stencil.
+// r = v - A u and then u += S r, as a multigrid residual and smoothing step (NPB MG's resid and
+// psinv), on a periodic 3-D grid with a 27-point and a 19-point stencil.
+void check_residual_and_smoothing(dash::StencilSummation summation) {
   const dash::TeamSpec<3> grid = balanced_grid<3>();
   const std::array<std::size_t, 3> n{extent_for(grid.extent(0), 3), extent_for(grid.extent(1), 3),
                                      extent_for(grid.extent(2), 4)};
@@ -482,8 +581,10 @@ TEST(Halo, FinishCombinesTheSumWithOtherData) {
   });
   const double* v_local = v.lbegin();
   double* u_local = u.lbegin();
-  dash::apply_stencil(halo_u, r, [&](double sum, std::size_t at) { return v_local[at] - sum; });
-  dash::apply_stencil(halo_r, u, [&](double sum, std::size_t at) { return u_local[at] + sum; });
+  dash::StencilOptions options;
+  options.summation = summation;
+  dash::apply_stencil(halo_u, r, [&](double sum, std::size_t at) { return v_local[at] - sum; }, options);
+  dash::apply_stencil(halo_r, u, [&](double sum, std::size_t at) { return u_local[at] + sum; }, options);
 
   // The same two steps on the whole grid.
   const std::size_t total = n[0] * n[1] * n[2];
@@ -507,7 +608,8 @@ TEST(Halo, FinishCombinesTheSumWithOtherData) {
     for (std::size_t i = 0; i < n[0]; ++i) {
       for (std::size_t j = 0; j < n[1]; ++j) {
         for (std::size_t k = 0; k < n[2]; ++k) {
-          const double sum = stencil_value(stencil, [&](const Index<3>& offset) { return in[wrap(i, j, k, offset)]; });
+          const double sum =
+              stencil_value(stencil, summation, [&](const Index<3>& offset) { return in[wrap(i, j, k, offset)]; });
           store((i * n[1] + j) * n[2] + k, i, j, k, sum);
         }
       }
@@ -523,6 +625,13 @@ TEST(Halo, FinishCombinesTheSumWithOtherData) {
   });
   EXPECT_TRUE(dash::testing::on_all_ranks(ok));
   u.barrier();
+}
+
+TEST(Halo, FinishCombinesTheSumWithOtherData) {
+  for (const auto summation :
+       {dash::StencilSummation::automatic, dash::StencilSummation::as_listed, dash::StencilSummation::grouped}) {
+    check_residual_and_smoothing(summation);
+  }
 }
 
 TEST(Halo, RejectsLayoutsAndCallsItCannotServe) {

@@ -6,12 +6,17 @@
 //   auto nine_point = dash::Stencil<2>::box(1, 0.0, 0.125);   // 3 x 3 block
 //   dash::Stencil<2> jacobi({{{-1, 0}, 0.25}, {{1, 0}, 0.25}, {{0, -1}, 0.25}, {{0, 1}, 0.25}});
 //
-// The value a stencil gives a cell is, with v_k the value at point k (in the order listed):
+// The value a stencil gives a cell, summed as listed (StencilOptions::summation = as_listed),
+// with v_k the value at point k:
 // - c (v_0 + v_1 + ... + v_K-1) when every point has the same coefficient c (uniform(): an
 //   average such as Jacobi's 0.25 (north + south + west + east));
 // - c_0 v_0 + c_1 v_1 + ... + c_K-1 v_K-1 otherwise;
-// each evaluated left to right. dash::apply_stencil keeps to this exactly, so results do not depend
-// on how the matrix is distributed.
+// each evaluated left to right. Grouped (the default where it saves work), points of equal
+// coefficient share partial sums along the last dimension, in the order grouping() documents
+// (stencil_grouping.hpp): the 27-point cube with a coefficient per distance class as
+// w_0 (centre) + w_1 (faces) + ... with the faces' sums shared between neighbouring cells.
+// dash::apply_stencil keeps to the chosen order exactly, so results do not depend on how the
+// matrix is distributed.
 
 #include <algorithm>
 #include <array>
@@ -20,14 +25,9 @@
 #include <vector>
 
 #include <dash/comm/exception.hpp>
+#include <dash/containers/stencil_grouping.hpp>
 
 namespace dash {
-
-template <std::size_t N>
-struct StencilPoint {
-  std::array<std::ptrdiff_t, N> offset{};
-  double coefficient = 1.0;
-};
 
 template <std::size_t N>
 class Stencil {
@@ -53,6 +53,7 @@ public:
         above_[d] = std::max(above_[d], static_cast<std::size_t>(std::max<std::ptrdiff_t>(0, points_[i].offset[d])));
       }
     }
+    grouping_ = StencilGrouping(points_);
   }
 
   // The centre and the cells up to `radius` steps along each axis (2 N radius + 1 points: the
@@ -104,6 +105,11 @@ public:
                        [&](const StencilPoint<N>& point) { return point.coefficient == points_.front().coefficient; });
   }
   std::size_t size() const noexcept { return points_.size(); }
+  // Additions and multiplications per cell summed as listed: K for a uniform stencil (K - 1
+  // additions, one multiplication), 2 K - 1 otherwise.
+  std::size_t listed_operations() const noexcept { return uniform() ? points_.size() : 2 * points_.size() - 1; }
+  // The points arranged for grouped summation.
+  const StencilGrouping& grouping() const noexcept { return grouping_; }
   // How many cells the stencil reaches below (towards index 0) and above a cell in `dim`: the
   // halo widths on the two sides.
   std::size_t reach_below(std::size_t dim) const { return below_.at(dim); }
@@ -128,6 +134,7 @@ private:
   }
 
   std::vector<StencilPoint<N>> points_;
+  StencilGrouping grouping_;
   std::array<std::size_t, N> below_{};
   std::array<std::size_t, N> above_{};
 };
