@@ -1,8 +1,9 @@
 #pragma once
 // A row of cells evaluated through a stencil's grouping (dash::StencilGrouping): per chunk of the
 // row, each class of lines is summed once into a partial-sum row, each weight group adds its
-// shifted partial sums, and the groups' weighted sums make the cells' values. Every pass runs
-// along the row over a few kilobytes of scratch, so it vectorises and stays in the L1 cache;
+// shifted partial sums, and the groups' weighted sums make the cells' values, one pass each (up
+// to four inputs per pass). Every pass runs along the row over a few kilobytes of scratch, so it
+// vectorises and stays in the L1 cache;
 // NPB MG's resid and psinv are hand-written the same way. The operations, and their order, are
 // those of StencilGrouping::evaluate for each cell, so a row and a single cell agree bit for bit.
 
@@ -14,6 +15,39 @@
 #include <dash/containers/stencil_grouping.hpp>
 
 namespace dash::detail {
+
+// out[x] = ((in[0][x] + in[1][x]) + in[2][x]) + ... for first <= x < last: up to four inputs in
+// one pass (the common case: a class of four lines, a group of two or three terms), more by
+// adding the rest pass by pass; the order of the additions is the same either way.
+template <class T>
+void add_rows(T* out, const T* const* in, std::size_t count, std::ptrdiff_t first, std::ptrdiff_t last) {
+  switch (count) {
+    case 1:
+      for (std::ptrdiff_t x = first; x < last; ++x) {
+        out[x] = in[0][x];
+      }
+      return;
+    case 2:
+      for (std::ptrdiff_t x = first; x < last; ++x) {
+        out[x] = in[0][x] + in[1][x];
+      }
+      return;
+    case 3:
+      for (std::ptrdiff_t x = first; x < last; ++x) {
+        out[x] = in[0][x] + in[1][x] + in[2][x];
+      }
+      return;
+    default:
+      for (std::ptrdiff_t x = first; x < last; ++x) {
+        out[x] = in[0][x] + in[1][x] + in[2][x] + in[3][x];
+      }
+      for (std::size_t k = 4; k < count; ++k) {
+        for (std::ptrdiff_t x = first; x < last; ++x) {
+          out[x] += in[k][x];
+        }
+      }
+  }
+}
 
 template <class T, class Finish>
 class GroupedRows {
@@ -65,24 +99,12 @@ public:
       for (std::size_t c = 0; c < classes.size(); ++c) {
         partials[c] = sum_lines(c, begin, cells, line_rows);
       }
-      T* result = scratch_.data() + result_offset_;
       const auto& groups = grouping_.groups();
+      StencilGrouping::Table<const T*> sums(groups.size());
       for (std::size_t g = 0; g < groups.size(); ++g) {
-        const T* sum = sum_terms(g, cells, partials);
-        const T weight = weights_[g];
-        if (g == 0) {
-          for (std::size_t x = 0; x < cells; ++x) {
-            result[x] = weight * sum[x];
-          }
-        } else {
-          for (std::size_t x = 0; x < cells; ++x) {
-            result[x] = result[x] + weight * sum[x];
-          }
-        }
+        sums[g] = sum_terms(g, cells, partials);
       }
-      for (std::size_t x = 0; x < cells; ++x) {
-        out[begin + x] = finish_(result[x], first_index + begin + x);
-      }
+      combine(out + begin, cells, sums, first_index + begin);
     }
     return true;
   }
@@ -103,18 +125,13 @@ private:
     if (line_class.lines == 1) {
       return first;
     }
+    StencilGrouping::Table<const T*> lines(line_class.lines);
+    for (std::size_t j = 0; j < line_class.lines; ++j) {
+      lines[j] = line_rows[line_class.first_line + j] + begin;
+    }
     const std::ptrdiff_t low = line_class.lowest_shift;
-    const std::ptrdiff_t high = static_cast<std::ptrdiff_t>(cells) + line_class.highest_shift;
     T* sum = scratch_.data() + class_offsets_[c] - low;
-    for (std::ptrdiff_t x = low; x < high; ++x) {
-      sum[x] = first[x];
-    }
-    for (std::size_t j = 1; j < line_class.lines; ++j) {
-      const T* line = line_rows[line_class.first_line + j] + begin;
-      for (std::ptrdiff_t x = low; x < high; ++x) {
-        sum[x] += line[x];
-      }
-    }
+    add_rows(sum, lines.data(), lines.size(), low, static_cast<std::ptrdiff_t>(cells) + line_class.highest_shift);
     return sum;
   }
 
@@ -126,17 +143,56 @@ private:
     if (group.terms == 1) {
       return first;
     }
-    T* sum = scratch_.data() + group_offsets_[g];
-    for (std::size_t x = 0; x < cells; ++x) {
-      sum[x] = first[x];
+    StencilGrouping::Table<const T*> shifted(group.terms);
+    for (std::size_t t = 0; t < group.terms; ++t) {
+      shifted[t] = partials[terms[t].line_class] + terms[t].shift;
     }
-    for (std::size_t t = 1; t < group.terms; ++t) {
-      const T* term = partials[terms[t].line_class] + terms[t].shift;
+    T* sum = scratch_.data() + group_offsets_[g];
+    add_rows(sum, shifted.data(), shifted.size(), 0, static_cast<std::ptrdiff_t>(cells));
+    return sum;
+  }
+
+  // out[x] = finish(w_0 sums[0][x] + w_1 sums[1][x] + ..., index): up to four groups in one pass
+  // with the finish, more through the result row.
+  void combine(T* out, std::size_t cells, const StencilGrouping::Table<const T*>& sums, std::size_t first_index) const {
+    const T* w = weights_.data();
+    const T* const* s = sums.data();
+    switch (sums.size()) {
+      case 1:
+        for (std::size_t x = 0; x < cells; ++x) {
+          out[x] = finish_(w[0] * s[0][x], first_index + x);
+        }
+        return;
+      case 2:
+        for (std::size_t x = 0; x < cells; ++x) {
+          out[x] = finish_(w[0] * s[0][x] + w[1] * s[1][x], first_index + x);
+        }
+        return;
+      case 3:
+        for (std::size_t x = 0; x < cells; ++x) {
+          out[x] = finish_(w[0] * s[0][x] + w[1] * s[1][x] + w[2] * s[2][x], first_index + x);
+        }
+        return;
+      case 4:
+        for (std::size_t x = 0; x < cells; ++x) {
+          out[x] = finish_(w[0] * s[0][x] + w[1] * s[1][x] + w[2] * s[2][x] + w[3] * s[3][x], first_index + x);
+        }
+        return;
+      default:
+        break;
+    }
+    T* result = scratch_.data() + result_offset_;
+    for (std::size_t x = 0; x < cells; ++x) {
+      result[x] = w[0] * s[0][x];
+    }
+    for (std::size_t g = 1; g < sums.size(); ++g) {
       for (std::size_t x = 0; x < cells; ++x) {
-        sum[x] += term[x];
+        result[x] = result[x] + w[g] * s[g][x];
       }
     }
-    return sum;
+    for (std::size_t x = 0; x < cells; ++x) {
+      out[x] = finish_(result[x], first_index + x);
+    }
   }
 
   const StencilGrouping& grouping_;
