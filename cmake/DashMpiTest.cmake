@@ -46,8 +46,22 @@ if(DASH_SANITIZE)
   list(APPEND DASH_MPI_TEST_ENVIRONMENT "ASAN_OPTIONS=detect_leaks=0")
 endif()
 
+# The executables of the tests scripts/test's sanitizer pass runs (unit, and MPI tests labelled
+# sanitize): test/CMakeLists.txt gathers them into the target `sanitizer_tests`, so that pass builds
+# nothing else.
+function(dash_register_sanitizer_target target)
+  set_property(GLOBAL APPEND PROPERTY DASH_SANITIZER_TEST_TARGETS ${target})
+endfunction()
+
 function(dash_add_mpi_run test_name)
   cmake_parse_arguments(ARG "" "NP;TIMEOUT" "COMMAND;LABELS;ENVIRONMENT" ${ARGN})
+  if("sanitize" IN_LIST ARG_LABELS)
+    foreach(word IN LISTS ARG_COMMAND)
+      if(word MATCHES "^\\$<TARGET_FILE:([^>]+)>$")
+        dash_register_sanitizer_target(${CMAKE_MATCH_1})
+      endif()
+    endforeach()
+  endif()
   if(NOT ARG_TIMEOUT)
     set(ARG_TIMEOUT ${DASH_TEST_DEFAULT_TIMEOUT})
   endif()
@@ -81,6 +95,7 @@ function(dash_add_unit_test name)
   cmake_parse_arguments(ARG "" "" "SOURCES;LIBS" ${ARGN})
   add_executable(${name} ${ARG_SOURCES})
   target_link_libraries(${name} PRIVATE GTest::gtest_main dash_warnings ${ARG_LIBS})
+  dash_register_sanitizer_target(${name})
   target_include_directories(${name} PRIVATE ${PROJECT_SOURCE_DIR}/test/support)
   gtest_discover_tests(${name} TEST_PREFIX "unit." PROPERTIES LABELS "unit" TIMEOUT 180
                        DISCOVERY_TIMEOUT 60)
