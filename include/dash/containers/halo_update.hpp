@@ -5,9 +5,10 @@
 //   ... compute the inner cells (halo.inner()) while the faces travel ...
 //   update.for_each_ready_boundary([&](const dash::HaloBox<2>& box) { ... compute box ... });
 //
-// Progress is manual: the update advances inside test(), wait() and the for_each functions. Each
-// face is reported the moment its data is in place, whether it came through shared memory or as a
-// message. The matrix must not be written until the update completed (its faces are being read),
+// Progress is manual: the update advances inside test(), wait() and the for_each functions (the
+// regions copied from the unit's own block, at periodic edges with one unit along a dimension,
+// are copied as it starts). Each face is reported the moment its data is in place, whether it came
+// through shared memory or as a message. The matrix must not be written until the update completed (its faces are being read),
 // and the halo must not be read before the region in question arrived. Destroying an update
 // that has not completed completes it first (blocking). An update allocates nothing for halos of
 // up to 3-D (its lists are bounded by the 3^N - 1 regions; see also comm::NeighborRequest).
@@ -50,6 +51,16 @@ public:
       }
     }
     remote_ = exchange.start(epoch);
+    // The unit's own faces, published just now by start().
+    for (std::size_t i = 0; i < pending_shared_.size();) {
+      if (exchange.region(pending_shared_[i]).own && exchange.try_copy(pending_shared_[i], epoch)) {
+        arrived_ |= 1U << pending_shared_[i];
+        pending_shared_[i] = pending_shared_.back();
+        pending_shared_.pop_back();
+      } else {
+        ++i;
+      }
+    }
   }
 
   HaloUpdate(HaloUpdate&& other) noexcept

@@ -9,6 +9,8 @@
 // - from a fixed-boundary function, once, when it lies outside a non-periodic domain edge;
 // - through shared memory when the source unit is on this node (or is this unit): the reader
 //   copies the source's face straight out of the source's block, run by run (no pack buffer);
+//   a region of the unit's own block (a periodic edge with one unit along a dimension) is copied
+//   as the update starts, so the cells that read it need not wait (without_exchange());
 // - as one MPI message otherwise, sent from the source's block with a subarray datatype
 //   (dash::comm::neighbor_alltoallw).
 //
@@ -76,6 +78,7 @@ public:
   struct Region {
     HaloSource source = HaloSource::unused;
     int unit = -1;
+    bool own = false;  // shared, from this unit's own block: copied as the update starts
     Coords extents{};
     std::vector<T> cells;
     // Shared memory: the face in the source's block, and the source's counters.
@@ -164,6 +167,7 @@ public:
       std::byte* source_flags = flags_.direct(region.unit);
       if (source_block != nullptr && source_flags != nullptr) {
         region.source = HaloSource::shared;
+        region.own = *source == me;
         region.face = comm::Layout::box(source_extents, first, region.extents, sizeof(T));
         region.source_block = source_block;
         region.source_published = reinterpret_cast<std::uint64_t*>(source_flags);
@@ -379,14 +383,16 @@ private:
   }
 
   // The largest box of the inner cells and whole boundary bands (lower and upper, per dimension)
-  // that reads no exchanged region: along fixed domain edges it takes the bands, so that a unit at
-  // the domain's edge or alone computes those cells in the same long rows as the inner ones. All
+  // that reads no exchanged region (fixed ones and the unit's own, copied as the update starts, do
+  // not count): along fixed domain edges and periodic edges with one unit along the dimension it
+  // takes the bands, so that a unit computes those cells in the same long rows as the inner ones
+  // instead of in a column walk across its block after the inner ones. All
   // 4^N choices are tried: a band may be taken only together with one of another dimension (an
   // inner box empty in some dimension).
   void find_without_exchange() {
     std::uint32_t exchanged = 0;
     for (std::size_t r = 0; r < regions; ++r) {
-      if (regions_[r].source == HaloSource::shared || regions_[r].source == HaloSource::remote) {
+      if ((regions_[r].source == HaloSource::shared && !regions_[r].own) || regions_[r].source == HaloSource::remote) {
         exchanged |= 1U << r;
       }
     }
