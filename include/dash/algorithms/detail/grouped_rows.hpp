@@ -3,9 +3,9 @@
 // row, each class of lines is summed once into a partial-sum row, each weight group adds its
 // shifted partial sums, and the groups' weighted sums make the cells' values, one pass each (up
 // to four inputs per pass). Every pass runs along the row over a few kilobytes of scratch, so it
-// vectorises and stays in the L1 cache;
-// NPB MG's resid and psinv are hand-written the same way. The operations, and their order, are
-// those of StencilGrouping::evaluate for each cell, so a row and a single cell agree bit for bit.
+// vectorises and stays in the L1 cache; NPB MG's resid and psinv are hand-written the same way.
+// The operations, and their order, are those of StencilGrouping::evaluate for each cell, so a row
+// and a single cell agree bit for bit.
 
 #include <algorithm>
 #include <cstddef>
