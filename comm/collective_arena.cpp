@@ -249,7 +249,8 @@ bool ArenaChannel::all_consumed(std::uint64_t value) noexcept {
     return true;
   }
   // A writer whose ring is full asks again at once; reading the counters each time would pull the
-  // readers' cache lines away from the readers it waits for (8-byte broadcasts: 126 -> 104 ns).
+  // readers' cache lines away from the readers it waits for (docs/collectives.md, "Shared-memory
+  // collectives", has the measurement behind asks_per_read).
   // Oversubscribed, every failed ask gives the core away, which is pause enough.
   if (!arena_->oversubscribed() && asks_since_read_++ % asks_per_read != 0) {
     return false;

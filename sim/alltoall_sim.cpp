@@ -28,11 +28,11 @@
 // variant's merges in slices of NS with a test of the exchange after each (queuing what arrived), as a progress
 // thread beside the merging threads would keep the exchange moving; without it, the exchange waits for each
 // merge to end. Everything else runs with smpirun's smpi/simulate-computation off, for our library and for
-// SMPI's alike: SMPI's automatic timing of the bursts between MPI calls charged our engine 3.5 us per message
-// at P = 16 (each rank's privatized copy of the code runs cold, and every burst carries a CPU-clock read),
-// against about 0.1 us natively, while SMPI's own collectives run inside the simulator uncharged. Both sides
-// pay the per-message CPU overheads the platform sets (smpi/os, smpi/or). Results are verified wherever no
-// buffer is folded (below --fold-bytes).
+// SMPI's alike: SMPI's automatic timing of the bursts between MPI calls charged our engine many times its
+// native cost per message (each rank's privatized copy of the code runs cold, and every burst carries a
+// CPU-clock read; sim/README.md has the numbers), while SMPI's own collectives run inside the simulator
+// uncharged. Both sides pay the per-message CPU overheads the platform sets (smpi/os, smpi/or). Results are
+// verified wherever no buffer is folded (below --fold-bytes).
 //
 // Each point records rank 0's timeline and the timeline of the rank that finished last (of a call that all ranks
 // start together after a barrier): when each run arrived and each merge ended.
@@ -60,7 +60,7 @@
 #include <mpi.h>
 #include <nlohmann/json.hpp>
 
-#include <dash/comm/algorithms.hpp>
+#include <dash/comm/selection.hpp>
 #include <dash/comm/alltoall.hpp>
 #include <dash/comm/config.hpp>
 #include <dash/comm/environment.hpp>

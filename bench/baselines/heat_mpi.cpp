@@ -83,9 +83,9 @@ void HeatMpi::iterate(int iterations) {
   std::barrier<> step_done(threads_);
   std::vector<std::exception_ptr> failures(static_cast<std::size_t>(threads_));
   {
-    // Threads start per call (the suite's run of 10 steps, 2 ms and more) rather than living in a
-    // pool: starting one (some 15 us here) costs about as much as waking a sleeping pool thread, and
-    // spinning ones would take the cores of this 2-core machine from the other rank.
+    // Threads start per call (the suite's run of 10 steps) rather than living in a pool: starting one
+    // costs about as much as waking a sleeping pool thread, and spinning ones would take the cores
+    // of this 2-core machine from the other rank.
     std::vector<std::jthread> helpers;
     for (int thread = 1; thread < threads_; ++thread) {
       std::exception_ptr& failure = failures[static_cast<std::size_t>(thread)];

@@ -15,8 +15,9 @@ namespace {
 
 constexpr int round_trips_per_batch = 200;
 constexpr int batches = 5;
-// Polls before a wait yields its core: a round trip takes 0.05-0.6 us between two cores, but
-// oversubscribed ranks 0 and 1 may share one, and then only yielding lets the other answer.
+// Polls before a wait yields its core: far more than a round trip between two cores takes
+// (docs/benchmarks.md, "Core placement"), but oversubscribed ranks 0 and 1 may share one, and then
+// only yielding lets the other answer.
 constexpr int polls_before_yield = 4096;
 
 void wait_for(const std::atomic<std::uint64_t>& line, std::uint64_t value) {

@@ -13,11 +13,10 @@ namespace {
 
 // The merge step of both strategies, branch-free: which input supplies the next element is data,
 // not control flow. Every repetition merges the same runs, and with a branchy merge (std::merge)
-// the branch predictor learns their interleaving: on an AMD EPYC, two runs of 16384 doubles
-// merged in 28 us when repeated and in 149 us when fresh, and two merge call sites alternating in
-// one measurement (implementation and baseline) evicted each other's learned pattern. A real sort
-// never merges the same runs twice. The branch-free merge takes the same time either way
-// (124 us there). Ties take from `first`, as std::merge does.
+// the branch predictor learns their interleaving, which a real sort never repeats, and the two merge
+// call sites of one measurement (implementation and baseline) evict each other's learned pattern;
+// the branch-free merge takes the same time either way (docs/benchmarks.md, "alltoall_merge").
+// Ties take from `first`, as std::merge does.
 void merge_two(const double* first, const double* first_end, const double* second, const double* second_end,
                double* out) {
   while (first != first_end && second != second_end) {

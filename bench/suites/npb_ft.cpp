@@ -1,11 +1,11 @@
 // Case npb/ft: NPB FT (npb/ft.hpp) on dash, its 3-D FFTs transforming each tile as its pieces of
 // the transpose arrive (dash::fft, FftOptions::partial), against the same with every transform
 // waiting for its whole exchange first. Both plan with FftPlanning::measure (FFTW_MEASURE): with
-// FFTW_ESTIMATE, class A's transforms take 4x as long at one unit. The size is the class's nx; FT
-// times NPB's part (set-up, forward FFT, iterations), which gives NPB's Mflop/s and the time to
-// compare with NPB's own (extra metrics), while the runner's times cover a whole run_ft call
-// (matrices, the untimed warm-up, the timed part; FFTW measures in the process's first call of a
-// class only, the runner's warm-up).
+// FFTW_ESTIMATE the slab transforms are several times slower (docs/benchmarks.md, "npb", FT). The
+// size is the class's nx; FT times NPB's part (set-up, forward FFT, iterations), which gives NPB's
+// Mflop/s and the time to compare with NPB's own (extra metrics), while the runner's times cover a
+// whole run_ft call (matrices, the untimed warm-up, the timed part; FFTW measures in the process's
+// first call of a class only, the runner's warm-up).
 
 #include <array>
 #include <cstddef>

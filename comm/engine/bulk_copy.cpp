@@ -10,8 +10,8 @@ namespace dash::comm::detail {
 #if defined(__SSE2__)
 namespace {
 
-// Measured slow for distances of 1-15 bytes; the margin to a whole cache line costs nothing, as
-// the loop runs within 15 % of memcpy.
+// `rep movsb` is slow for distances of 1-15 bytes; widening the window to a whole cache line costs
+// little, as the loop runs close to memcpy (docs/collectives.md, "Shared-memory collectives").
 constexpr std::uintptr_t page_bytes = 4096;
 constexpr std::uintptr_t aliasing_window = 64;
 

@@ -478,9 +478,9 @@ CostTerms neighbor_alltoall_direct_terms(const CostShape& shape) {
 // The shared-memory algorithms (shared_memory_run.hpp) send no messages. Each chunk a process
 // takes from another's slot counts as a block sent (beta: beta was calibrated on shared-memory
 // transfers, and the slot's writer stages it into a cache-sized slot the reader takes it from);
-// combining counts as usual; each phase that waits for the others costs a counter hand-off, about
-// half a message start-up (P = 2, 8 bytes: arena allgather 290 ns, ring over messages 480 ns, of
-// which about 150 ns is the call itself either way). Blocks are the chunks one slot holds.
+// combining counts as usual; each phase that waits for the others costs a counter hand-off, priced
+// at half a message start-up (measured against the ring over messages: docs/collectives.md, end of
+// "Shared-memory collectives"). Blocks are the chunks one slot holds.
 double handoffs(const CostShape& shape, double phases) { return shape.size > 1 ? 0.5 * phases : 0; }
 
 // Takes the k-1 pieces it combines and the k-1 combined pieces of the others: two waits.
@@ -498,9 +498,9 @@ CostTerms allreduce_shared_memory_replicated_terms(const CostShape& shape) {
 }
 
 // Stages its k-1 blocks for the others, takes its block from each of their slots and copies its
-// own. The staging copy stays in cache (slots of 256 KiB): at P = 2 the arena led messages at every
-// size measured (4 KiB 1.2 vs 3.0 us, 4 MiB 0.79 vs 0.84 ms, 64 MiB 20.7-22.7 vs 25.8-28.7 ms), so
-// only the copies to the output are priced, as for allgather.
+// own. The staging copy stays in cache (slots of 256 KiB), so only the copies to the output are
+// priced, as for allgather: the arena led the message schedules at every size measured
+// (docs/collectives.md, end of "Shared-memory collectives").
 CostTerms alltoall_shared_memory_terms(const CostShape& shape) {
   const double s = segments(shape);
   return {handoffs(shape, 1), s * (shape.size - 1), 0, s};

@@ -14,7 +14,8 @@ namespace {
 // A rank serving several children sends one message at a time, in its rounds' order: every tree
 // below fences its rounds. Unfenced, the engine's window posted a rank's sends together, and on a
 // node with one link they shared it, so the largest subtree, which has to forward the most, got
-// its data last (SMPI, 512 ranks, fat tree with µ = 1, 256 KiB: binomial 31.1 ms, 6.35 predicted).
+// its data last, far later than the cost model predicts (SMPI at 512 ranks: docs/collectives.md,
+// "Engine").
 
 // Broadcast down the heap-ordered k-ary tree over relative ranks (k = 1 is a chain), the S
 // blocks cut into `pieces` messages per edge. A node sends piece j to its children in turn and

@@ -232,8 +232,8 @@ private:
 // Multi-port buckets run their rounds in lockstep: every round, and the remap after a
 // reduce-scatter's phases, is fenced. Sack 2011 fences only phases (its per-dimension barrier),
 // but under SMPI sends that run ahead on their own inputs, even one round ahead within a phase,
-// slow the 6-way allgather on the 8x8x8 torus 1.5-1.8x (32 KiB: 14-16 ms; fenced rounds 9.0 ms,
-// the cost model's 9.35 ms); fencing phases alone leaves 1.8x. One port runs one ring at a time
+// left the 6-way allgather on the 8x8x8 torus far slower than fenced rounds and the cost model,
+// with phases fenced as well (docs/collectives.md, "Engine"). One port runs one ring at a time
 // and keeps its run-ahead.
 Round& add_phase_round(Schedule& schedule, const Buckets& buckets) {
   Round& round = schedule.add_round();

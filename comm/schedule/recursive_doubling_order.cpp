@@ -317,7 +317,7 @@ Schedule bcast_scatter_allgather_ordered(const CollectiveShape& shape, int rank,
   append_doubling(schedule, rank, order, Buffer::output, parts);
   // One stage at a time, as priced: a holder has all its parts from the start, and its sends of
   // later stages, run ahead, shared its one link with the current stage's and starved the partner
-  // that forwards next (SMPI, 512 ranks, 256 KiB on the fat tree with µ = 1: 3.27 instead of 2.02 ms).
+  // that forwards next (SMPI at 512 ranks: docs/collectives.md, "Engine").
   schedule.fence_every_round();
   return without_empty_rounds(std::move(schedule));
 }

@@ -1,5 +1,5 @@
 // NPB CG on dash (bench/npb/cg.hpp) must verify like the reference code: zeta within 1e-10 of NPB's
-// value for classes S, W and A (about 6 s at np 4 in a Debug build; B runs in dash-bench's full sweep), on any
+// value for classes S, W and A (B, too long for CTest, runs in dash-bench's full sweep), on any
 // number of units, with and without partial aggregation in the products, on Team::All() and on half
 // of it. The matrix must not depend on the number of units, and unknown classes are rejected.
 

@@ -1,8 +1,8 @@
 // Preloaded into MPICH test runs (cmake/DashMpiTest.cmake): MPICH's ch4:ucx device waits in a loop
 // around ucp_worker_progress and never gives the core away, and it has no option to (Open MPI has
 // mpi_yield_when_idle). With more ranks than cores, a rank that waits for a descheduled peer then
-// spins until the scheduler's next tick (4 ms here): mpi_array at 4 ranks on 2 cores took 122 s
-// instead of 8. This wrapper yields the core after a run of polls that found nothing to do.
+// spins until the scheduler's next tick, which made oversubscribed tests crawl (docs/configuration.md,
+// "MPI implementations"). This wrapper yields the core after a run of polls that found nothing to do.
 // Test harness only: it changes how MPICH waits, not what it computes.
 
 #include <dlfcn.h>

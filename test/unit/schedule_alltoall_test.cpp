@@ -1,8 +1,9 @@
 // Alltoall schedules: every generator is verified symbolically for every P in 1..256 and sampled
 // larger P, and its counts are compared with the closed forms of Kowalewski 2021 §4.4.
 //
-// The verifier runs 10-35 times slower in unoptimised builds (Debug, sanitizers), so there the
-// sweeps take P <= 32 and a sample up to 256, and the large-P tests sample P = 257 instead.
+// The verifier runs an order of magnitude slower in unoptimised builds (Debug, sanitizers;
+// docs/testing.md, "Schedules and the verifier"), so there the sweeps take P <= 32 and a sample up
+// to 256, and the large-P tests sample P = 257 instead.
 
 #include <algorithm>
 #include <bit>
@@ -65,8 +66,8 @@ constexpr bool optimized_build = true;
 constexpr bool optimized_build = false;
 #endif
 
-// A large group size to sample: `p` in optimised builds; unoptimised ones (10-35x slower
-// verifier) sample the smallest size past the exhaustive sweep instead.
+// A large group size to sample: `p` in optimised builds; unoptimised ones (a far slower verifier)
+// sample the smallest size past the exhaustive sweep instead.
 constexpr int large(int p) { return optimized_build ? p : 257; }
 
 bool swept(int p) {

@@ -127,7 +127,7 @@ void check_direct(const CartesianGrid& grid, std::uint32_t s) {
   EXPECT_EQ(m.critical_reduced_blocks, 0) << where;
 }
 
-// Unoptimised builds (a verifier 10-35x slower) sweep P <= 32 and a sample above.
+// Unoptimised builds (a far slower verifier; docs/testing.md) sweep P <= 32 and a sample above.
 bool swept(int p) {
   constexpr int sample[] = {36, 48, 60, 64, 96, 120, 128, 180, 210, 240, 251, 256};
   return optimized_build || p <= 32 || std::find(std::begin(sample), std::end(sample), p) != std::end(sample);
@@ -172,7 +172,7 @@ TEST(ScheduleNeighbor, DirectOnSmallAndDegenerateGrids) {
   }
 }
 
-// Up to 4096 ranks in optimised builds; unoptimised ones (a verifier 10-35x slower) take the same
+// Up to 4096 ranks in optimised builds; unoptimised ones (a far slower verifier) take the same
 // shapes at about a quarter of the size.
 TEST(ScheduleNeighbor, DirectOnLargeGrids) {
   const std::vector<CartesianGrid> grids =

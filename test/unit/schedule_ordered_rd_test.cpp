@@ -235,8 +235,8 @@ std::vector<Sweep> every_power_of_two() {
   return sweeps;
 }
 
-// P = 4096 takes up to 15 s per order in unoptimised builds: distance halving and the torus
-// order of 16x16x16 only, one test each.
+// P = 4096 is slow to verify, above all in unoptimised builds (docs/testing.md, "Schedules and the
+// verifier"): distance halving and the torus order of 16x16x16 only, one test each.
 std::vector<Sweep> large_groups() {
   std::vector<Sweep> sweeps;
   for (const auto& [name, check] : collectives) {

@@ -38,7 +38,7 @@
 // matrix (the transform is out of place), other distributions, extents that are not positive
 // multiples of P (uneven slabs are not supported), and an out of the wrong shape. Scratch space: two
 // buffers of the unit's slab size and two chunks of rows (256 KiB each), kept for later calls of the
-// thread (allocating them in every call cost 40 % of the time in page faults) until
+// thread (allocating them in every call costs page faults; docs/algorithms.md) until
 // dash::fft_release_scratch(). FFTW_MEASURE planning (FftPlanning::measure) takes long on the first
 // call of a shape; later calls reuse FFTW's wisdom. Not for concurrent calls from several threads
 // (FFTW's planner is not thread-safe). No barrier at the end: call out.barrier() before other units
@@ -342,7 +342,7 @@ void fft(const Matrix<std::complex<double>, N>& in, Matrix<std::complex<double>,
                                  flags | FFTW_PRESERVE_INPUT, function);
   }
   // Transforms whose elements lie a page or more apart (3-D, n2 >= 256) are planned as for unaligned
-  // data: FFTW_ESTIMATE's plan for aligned ones ran 25 % slower (256^3 at P = 2: 260 against 210 ms).
+  // data: FFTW_ESTIMATE's plan for aligned ones ran slower (docs/benchmarks.md, "fft").
   const unsigned column_flags = flags | (width * sizeof(C) >= 4096 ? FFTW_UNALIGNED : 0U);
   detail::FftwPlansByAlignment column_plans;
   for (std::size_t tile = 0; tile < tiling.count; ++tile) {

@@ -64,10 +64,10 @@ using SortPhases = detail::SortPhases;
 // integer_sort) takes only integers, float and double (not bool or long double) sorted
 // unstably in their natural order: comp std::ranges::less, std::less<> or std::less<T> and no
 // projection. vqsort (Google Highway's vectorised quicksort, an optional dependency) takes the same
-// orders of int16_t, uint16_t, int64_t, uint64_t and double only, where it measured about three times
-// faster than branchless pdqsort. Where a kernel does not apply, or vqsort is missing from the build,
-// dash::sort throws dash::InvalidArgument. automatic picks vqsort where it applies and is built, else
-// pdqsort, branchless for scalar keys; never spreadsort, which measured slower than branchless pdqsort.
+// orders of int16_t, uint16_t, int64_t, uint64_t and double only, the keys where it beats branchless
+// pdqsort. Where a kernel does not apply, or vqsort is missing from the build, dash::sort throws
+// dash::InvalidArgument. automatic picks vqsort where it applies and is built, else pdqsort,
+// branchless for scalar keys; never spreadsort, which measured slower than branchless pdqsort.
 enum class SortKernel { automatic, pdqsort, pdqsort_branchless, std_stable_sort, spreadsort, vqsort };
 
 // How the splitters are found (docs/sort.md, "Counting path"). automatic takes the counting path where

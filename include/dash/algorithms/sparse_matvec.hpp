@@ -40,8 +40,8 @@ struct SparseMatvecOptions {
 namespace detail {
 
 // y[rows[k]] += the entries of row rows[k] times x, x starting at the block's first column. One sum
-// per row, in entry order, as NPB CG's kernel adds: four partial sums measured no faster here, where
-// the loads of the entries and of x bound the loop.
+// per row, in entry order, as NPB CG's kernel adds: four partial sums measured no faster, as the
+// loads of the entries and of x bound the loop.
 template <class T, class Index>
 void add_column_block_product(const CsrColumnBlock<T, Index>& block, const T* x, T* y) {
   const std::size_t* const starts = block.starts.data();

@@ -77,7 +77,7 @@ void stencil_row(T* out, std::size_t width, const T* const* rows, const T* weigh
                  std::size_t first_index) {
   // The rows' starts are read where they are used, not copied: the compiler would copy them two
   // at a time, and such a wide load of what the caller stored one by one just now cannot be
-  // forwarded from its stores and waits for them (some 10 ns per call, 10 % of a step at b = 512).
+  // forwarded from its stores and waits for them (docs/benchmarks.md, "halo", has the cost).
   std::array<T, K> w;
   for (std::size_t k = 0; k < K; ++k) {
     w[k] = weights[k];
@@ -346,7 +346,7 @@ void apply_stencil_box(const HaloMatrix<T, N>& source, const HaloBox<N>& box, co
 // boundary boxes inside it. Boxes side by side along the last dimension run row by row together
 // (one row of each in turn), so that the edge cells of a row are computed while its cache lines are
 // at hand instead of in a column walk across the block (a stride of a power of two maps the whole
-// column to a few cache sets: 28 us against the row sweep's 150 us at b = 512).
+// column to a few cache sets; docs/benchmarks.md, "halo").
 template <class T, std::size_t N, class Finish>
 void apply_stencil_early(const HaloMatrix<T, N>& source, const std::array<std::size_t, N>& strides, T* target,
                          const RowKernel<T, Finish>& kernel) {

@@ -17,26 +17,23 @@
 namespace dash::comm {
 
 // Seconds per unit, all >= 0. The defaults are calibrated for Open MPI 4.1 over shared memory on
-// the 2-core development machine (bench-results/results.json of scripts/demo, P = 2, medians):
-// - alpha: one more start-up on the critical path. allreduce of 8 B takes 0.80 us with one
-//   message (recursive_doubling) and 1.3 us with two (rabenseifner, ring): 0.5 us.
-// - beta: broadcast (binomial) of 256 KiB takes 21 us, of 4 MiB 336 us: 8e-11 s/B (12.5 GB/s).
-// - gamma: allreduce of 4 MiB takes 3.45 ms when every rank combines the whole vector
-//   (recursive_doubling) and 2.68 ms when it combines half of it (rabenseifner): 0.77 ms for
-//   2 MiB less, less one start-up: 3.7e-10 s/B; 256 KiB gives 1.9e-10; 3e-10 s/B.
-// - delta: allgather of 4 MiB takes 0.64 ms without staging (ring) and 2.42 ms with Bruck's
-//   scratch copy and reorder (8 MiB more copied): 2.1e-10 s/B; alltoall (Bruck, 16 MiB more):
-//   2.0e-10 s/B; 2e-10 s/B.
+// the 2-core development machine, each from two algorithms whose costs differ in that term alone
+// (P = 2 medians; docs/collectives.md, "Selection", has the measurements):
+// - alpha: one more start-up on the critical path (allreduce of 8 B with one message and with two).
+// - beta: a byte on the wire (binomial broadcasts of 256 KiB and of 4 MiB).
+// - gamma: a byte combined (allreduce of 4 MiB combining the whole vector or half of it).
+// - delta: a byte copied locally (allgather and alltoall of 4 MiB with and without Bruck's scratch
+//   copy and reorder).
 // A collective of a group on several nodes prices its messages with alpha_net and beta_net
 // instead (between_nodes): every round of its schedules has a message between nodes on the
 // critical path, or waits for one. Their defaults are an assumption, not a measurement here: an
 // MPI message between two nodes of an InfiniBand HDR or Slingshot cluster, about 2 us and
 // 10 GB/s. scripts/cluster sets the emulated hosts' own (TCP over loopback; docs/testing.md).
-// - overhead: 0, as measured here: at P = 2 no algorithm queues a send behind another, and the
-//   start-ups above include the processor's part of a message. Set it where many ranks share a
-//   network whose latency is close to the processor's cost per message (sim/run-alltoall: 0.2 us on
-//   a 1 us network, where posting all p - 1 sends of a linear alltoall at once costs more than
-//   Bruck's lg p rounds for small blocks).
+// - overhead: 0: at P = 2 no algorithm queues a send behind another, and the start-ups above
+//   include the processor's part of a message. Set it where many ranks share a network whose
+//   latency is close to the processor's cost per message (as sim/run-alltoall does), where posting
+//   all p - 1 sends of a linear alltoall at once costs more than Bruck's lg p rounds for small
+//   blocks.
 // DASH_COST_MODEL (docs/configuration.md) overrides any of them.
 struct CostParameters {
   double alpha = 5e-7;   // per message start-up

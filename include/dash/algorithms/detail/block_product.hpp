@@ -11,7 +11,7 @@ namespace dash::detail {
 // keep more loads in flight than one, which is what bounds a product too large for the caches.
 // Eight partial sums per row (columns c mod 8) break the chain of dependent additions and map onto
 // SIMD registers as they are; with two per row the compiler kept the additions in order, one lane at
-// a time (a product of 1 GiB per rank with both ranks busy: 86 against 74 ms).
+// a time, and ran slower (docs/benchmarks.md, "matvec").
 template <std::size_t Rows, class T>
 void add_rows_product(const T* a, std::size_t stride, std::size_t width, const T* x, T* y) {
   constexpr std::size_t lanes = 8;

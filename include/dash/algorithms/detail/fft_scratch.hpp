@@ -1,9 +1,9 @@
 #pragma once
 // Internal: dash::fft's scratch buffers (the send and receive sides of its transposes, and two
 // chunks of rows), kept between calls of a thread. Allocating them anew in every call costs a page
-// fault on the first touch of every page: measured 40 % of a 4096 x 4096 transform at P = 2. They
-// grow to the largest sizes used so far and are freed by dash::fft_release_scratch() or when the
-// thread ends.
+// fault on the first touch of every page, a large share of a transform (docs/algorithms.md,
+// "dash::fft"). They grow to the largest sizes used so far and are freed by
+// dash::fft_release_scratch() or when the thread ends.
 
 #include <cstddef>
 

@@ -12,9 +12,9 @@
 // A slot, line or entry starts with its stamp, the ticket + 1 of the chunk it holds, stored after the chunk:
 // a short chunk shares the stamp's cache lines, so a reader that sees the stamp has the data with
 // the same transfer. Chunks of at most `line_bytes` live in the lines: the deeper ring lets a
-// broadcast's root run many short calls ahead of its readers, as an eager send would (a line of
-// two cache lines holds 64-byte chunks: in a slot, P = 2 broadcasts of 64 B took 200-250 ns, in a
-// line 130 ns). A collective numbers its chunks with
+// broadcast's root run many short calls ahead of its readers, as an eager send would; a line is two
+// cache lines long so that 64-byte chunks, slower from a slot, fit it too (docs/collectives.md,
+// "Shared-memory collectives"). A collective numbers its chunks with
 // tickets taken from one sequence per channel that its processes advance alike (the members of a
 // group call its collectives in the same order), so counters only ever grow: they are never reset
 // between calls, and a counter left behind by an earlier call can never satisfy a later one. A

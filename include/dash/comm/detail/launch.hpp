@@ -39,8 +39,8 @@ struct CollectiveCall {
 };
 
 // Not inline: the caller's compiler, tuned for generic x86-64, would clear the record with
-// `rep stos`, whose start-up costs 25-30 ns on Zen 4 under KVM; the library's own flags clear it
-// with vector stores (cmake/DashCompilerOptions.cmake).
+// `rep stos`, slow to start for objects this short; the library's own flags clear it with vector
+// stores (cmake/DashCompilerOptions.cmake; the cost: docs/collectives.md, "Selection").
 CollectiveCall make_call(std::string_view function, Coll collective, int root = 0, bool commutative = true);
 
 struct Launched {

@@ -4,7 +4,8 @@
 // here where every member's memory lies in its owner's address space and where in this one. The
 // arena's single-copy paths receive their peers' buffers as addresses in the peer's address space;
 // a buffer found here is copied with plain loads and stores instead of process_vm_readv, whose page
-// pinning made a copy three times as slow as memcpy (P = 2, 2 MiB: 160 against 50 us).
+// pinning makes a copy far slower than memcpy (docs/collectives.md,
+// "Shared-memory collectives": node-shared buffers).
 
 #include <cstddef>
 #include <cstdint>

@@ -2,13 +2,12 @@
 // Internal: how a staging process writes its slots of the collective arena, through the cache or
 // with streaming stores, chosen by measuring both. A slot line written through the cache must
 // first be taken back from the caches of the processes that read the slot's previous chunk: cheap
-// while the host keeps their cores near each other (cache-line round trip 50-130 ns on the
-// AMD EPYC VM), several times the copy when it places them farther apart (200-550 ns); streaming
-// stores skip that but send the readers to memory. P = 2 allreduce, 128 KiB slot writes: cores near
-// (round trip 53-67 ns), through the cache 27-32 ns per KiB, streamed 600-1000; cores far
-// (150-250 ns), through the cache 190-1400, streamed 37-66. Placement is neither visible to the
-// process nor fixed (the host moves the cores within seconds), so each writer times its own slot
-// writes. Processes need not agree: a reader finds the same bytes either way.
+// while the host keeps their cores near each other, several times the copy when it places them
+// farther apart; streaming stores skip that but send the readers to memory, which loses by as much
+// when the cores are near (docs/collectives.md, "Shared-memory collectives": how slots are written).
+// Placement is neither visible to the process nor fixed (the host moves the cores within seconds),
+// so each writer times its own slot writes. Processes need not agree: a reader finds the same bytes
+// either way.
 
 #include <chrono>
 #include <cstddef>

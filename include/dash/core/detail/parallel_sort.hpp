@@ -50,16 +50,15 @@ struct SortedSlice {
   int splitter_rounds = 0;
 };
 
-// The local sort kernel: std::stable_sort keeps equal elements in input order (what the split
-// service needs); pdqsort (Boost.Sort, pattern-defeating quicksort) is faster and unstable; its
-// branchless partitioning is about three times faster again for cheap comparisons of scalar keys
-// (measured here: 2^23 doubles in 0.38 s against 1.18 s) and slower for expensive comparisons.
+// The local sort kernel (docs/sort.md, "Local sort kernel", has the measurements): std::stable_sort
+// keeps equal elements in input order (what the split service needs); pdqsort (Boost.Sort,
+// pattern-defeating quicksort) is faster and unstable; its branchless partitioning is faster again
+// for cheap comparisons of scalar keys and slower for expensive comparisons.
 // spreadsort (Boost.Sort's integer_sort, a hybrid radix sort, unstable) sorts by the
-// elements' values alone: it needs radix_sortable elements and a `less` that is their operator<.
-// On the development machine it was slower than pdqsort_branchless (docs/sort.md, "Local sort kernel").
+// elements' values alone: it needs radix_sortable elements and a `less` that is their operator<;
+// it was slower than pdqsort_branchless.
 // vqsort (Google Highway's vectorised quicksort, detail/vqsort.hpp, unstable) also ignores `less`: it
-// sorts vqsort_key elements by operator<, about three times faster than pdqsort_branchless, in builds
-// that have it.
+// sorts vqsort_key elements by operator<, faster than pdqsort_branchless, in builds that have it.
 enum class LocalSortKernel { stable, pdqsort, pdqsort_branchless, spreadsort, vqsort };
 
 // Element types whose operator< order spreadsort reproduces: integers up to 64 bits but bool, and

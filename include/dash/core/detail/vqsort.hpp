@@ -11,7 +11,7 @@ namespace dash::detail {
 
 // The keys vqsort sorts faster than branchless pdqsort on the development machine (docs/sort.md,
 // "Local sort kernel"): 16- and 64-bit integers and double. Highway 1.0.3 also sorts 32-bit keys
-// (int32, uint32, float), but about 1.5x slower than pdqsort, so they are not offered.
+// (int32, uint32, float), but slower than pdqsort, so they are not offered.
 template <class T>
 concept vqsort_key = std::same_as<T, std::int16_t> || std::same_as<T, std::uint16_t> ||
                      std::same_as<T, std::int64_t> || std::same_as<T, std::uint64_t> || std::same_as<T, double>;
