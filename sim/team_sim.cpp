@@ -6,8 +6,8 @@
 //                 [--reps N] [--platform NAME] --json FILE
 //
 // Variants are the names of dash::SplitAlgorithm (automatic, conventional, merge_per_step,
-// parallel_sort_full_table, parallel_sort_distributed_table) and `mpi` for MPI_Comm_split. The workload is seed
-// 000 §1.8's, a reorder with random keys (many ties), with `colors` colors (rank mod colors). Each variant is
+// parallel_sort_full_table, parallel_sort_distributed_table) and `mpi` for MPI_Comm_split. The workload is Sack
+// 2011 §2.4's, a reorder with random keys (many ties), with `colors` colors (rank mod colors). Each variant is
 // timed --reps times (simulated seconds of the slowest rank, median), then the result is verified on every rank
 // against the expected membership (computed from every rank's color and key, untimed), and an 8-byte
 // allreduce on the new team is timed twice: the first call resolves its peers' ranks (distributed tables read

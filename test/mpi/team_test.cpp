@@ -278,7 +278,7 @@ TEST(Team, SplitByKeepsFormulasWhereItCanAndTablesElsewhere) {
   reversed.free();
 }
 
-// Seed 000 §1.5: each process holds about n/p rows of the distributed table (each row: the
+// Sack 2011 §2.3.2: each process holds about n/p rows of the distributed table (each row: the
 // member at a sorted position, and the team rank of a parent rank) and caches what it read.
 TEST(Team, DistributedTableHoldsASliceAndCachesLookups) {
   const int sorters = std::min(2, P());
