@@ -1,3 +1,12 @@
+// The node's collective arena (include/dash/comm/detail/collective_arena.hpp; docs/collectives.md,
+// "Shared-memory collectives").
+//
+// Map: layout checks and region alignment; move_process_memory (cross-memory copies) and its error;
+// CollectiveArena: the constructor (the shared window, counters, regions), open_single_copy (whether
+// the node may read and write across processes), read_from / write_to, the team channels' claims;
+// ArenaChannel (a group's members in a channel, all_consumed); the runs' list and progress_others;
+// open_collective_arena / close_collective_arena at dash::init and finalize.
+
 #include <algorithm>
 #include <cerrno>
 #include <cstdint>

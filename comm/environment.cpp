@@ -1,3 +1,12 @@
+// The runtime environment (include/dash/comm/environment.hpp; docs/configuration.md, "Initialisation
+// and ownership of MPI").
+//
+// Map: Runtime, the process-wide state, and active_runtime; thread-level conversions; what init sets
+// before MPI starts (the one-sided components) and around it (error handlers on the predefined
+// communicators); init (MPI, the base communicator, then peer progress, table window, nodes, node
+// hierarchy, arena and progress thread) and finalize (the same in reverse); myid, size, barrier,
+// Environment; dash::comm's accessors of the runtime.
+
 #include <cstdlib>
 #include <string>
 #include <utility>

@@ -1,3 +1,11 @@
+// The congestion-aware network cost (include/dash/comm/network_cost.hpp; docs/collectives.md,
+// "Topology-aware schedules and the network cost model").
+//
+// Map: Message; GridLinks (link loads of one stage on a grid, dimension-ordered or adaptive);
+// check (the arguments); StageLoads (per-stage bandwidth loads on any network); Endpoint,
+// FlatRounds and flatten (every rank's rounds with each message's two sides paired); Stages and
+// lay_out_stages (when each message travels); network_cost, which prices the stages.
+
 #include <dash/comm/network_cost.hpp>
 
 #include <algorithm>

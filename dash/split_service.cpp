@@ -1,3 +1,13 @@
+// The team-split service (include/dash/core/detail/split_service.hpp; docs/teams.md, "The service
+// (Sack 2011 ch. 2)").
+//
+// Map: the collection's messages and merge_records; StridedMembers (sort and table groups);
+// collect_block and share_with_folded (recursive doubling with a merge per step, Sack's technique 1);
+// parallel_sort_table (full tables); the distributed table's pieces (RunEdges, Answer, reversed
+// ranks, exchanges by destination, TableLayout, moving rows to their holders) and
+// parallel_sort_distributed (technique 3); collect_sorted, default_sorters, reserve_table_rows and
+// its error; split_service, the entry point; to_string(SplitAlgorithm).
+
 #include <algorithm>
 #include <array>
 #include <functional>

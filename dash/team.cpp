@@ -1,3 +1,10 @@
+// dash::Team (include/dash/core/team.hpp; docs/teams.md).
+//
+// Map: Team::Membership and the rails' tag count; construction (the team's group, tag block, arena
+// channel and hierarchy), release and the tombstones; All and Null; the queries (myid, size, group,
+// barrier); the splits: split, split_by (on the team-split service), split_by_locality; rank
+// translation; free; mpi_comm on demand; the agreements behind collective calls; stats.
+
 #include <algorithm>
 #include <array>
 #include <bit>

@@ -14,6 +14,11 @@
 // rows one-sidedly), the second runs from the cache. Memory per process is what the caller holds for the
 // team (TeamStats) and its peak while splitting; for MPI_Comm_split, which keeps its state inside the MPI
 // library, the size of a rank table of the team (4 bytes per member, MPICH's lpid) is written instead.
+//
+// Map: Arguments and parse_arguments; key_of (the workload) and expected_members; the
+// verifications (probed ranks, verify_team, verify_comm); median and largest; measure (one variant
+// at one number of colors: splits, verification, the two allreduces, memory); write_results; run
+// (variants x colors); main.
 
 #include <algorithm>
 #include <chrono>

@@ -1,3 +1,10 @@
+// NPB MG on dash (npb/mg.hpp; docs/benchmarks.md, "npb").
+//
+// Map: the grid types and NPB's stencils (cube_stencil from coefficients per distance class);
+// Level (one grid with its halo); Multigrid: the levels, make_right_hand_side (zran3), the V-cycle
+// (residual, smooth, restrict_residual, prolongate), norms; mg_class (the class table) and run_mg
+// (the untimed cycle, NPB's timed part, verification).
+
 #include "npb/mg.hpp"
 
 #include <algorithm>

@@ -9,6 +9,10 @@
 // followed by MPI_Win_flush, on an MPI_Win_allocate window of the same size. Units on one node
 // reach each other's part by load/store unless DASH_SHARED_MEMORY=0, which sends every access to
 // another unit through MPI RMA; the `mpi_rma` metric says which path the run took.
+//
+// Map: STREAM's constants and close_to; TriadWorkload; PlainWindow (the baseline's MPI window);
+// Access, Target and random_offsets; AccessWorkload (one read or write case); the sizes and job
+// sizes; the registrations: triad, then the four access cases.
 
 #include <algorithm>
 #include <cmath>

@@ -12,6 +12,13 @@
 // Real process r plays simulated process x_r = r n / p: members 0 and 1 of the first sort group
 // (for conventional and merge_per_step, p = 2). Whatever its simulated partners would send, the
 // other real process sends in their place, from the same records, which both generate.
+//
+// Map: the workload (simulated_records) and what a simulated process receives (partner_block,
+// sorted_partner_blocks); Phases (phase times and counts); Wire (exchanges standing in for the
+// simulated partners); the splitter search of all p sorters, replayed (SearchRound, RecordedSearch,
+// splitter_counts, piece); SplitEmulation: the variants' runs, the conventional baseline,
+// verification and metrics, then collect, the sorts, exchange_and_merge and gather_table; the
+// sizes, job sizes and case registrations.
 
 #include <algorithm>
 #include <bit>

@@ -1,6 +1,12 @@
 // The closed forms of include/dash/comm/detail/algorithm_costs.hpp. Where a schedule header or
 // test/unit/schedule_*_test.cpp states a form, it is the same one; the others were derived from
 // the generators and are proven against the verifier by test/unit/cost_model_test.cpp.
+//
+// Map: Group and the helpers (segments, parts, scratch predicates, heap_tree_startups); the terms of
+// each operation's algorithms in the order of docs/collectives.md's table: allreduce, allgather,
+// reduce-scatter, alltoall, broadcast, reduce/gather/scatter, scan/exscan/barrier/neighbourhood
+// exchange, then the shared-memory algorithms; at the end the AlgorithmCost records that
+// algorithm_costs.hpp declares.
 
 #include <algorithm>
 #include <cmath>

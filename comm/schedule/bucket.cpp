@@ -1,3 +1,11 @@
+// The bucket schedules on a grid (include/dash/comm/schedule/bucket.hpp; Sack 2011 §3.3, §3.4.2,
+// §3.4.4, §3.5.6): one port, and the 3- and 6-way multi-port variants.
+//
+// Map: Sections (how a buffer is cut), Bucket (one set of rings) and Buckets (a rank's view: the
+// gather and reduce rounds, sections to slots and back, neighbours and slots); the fenced phase
+// rounds; add_gather_phases and add_reduce_phases; argument checks; the allgather, reduce_scatter
+// and allreduce generators; then the public entry points, one port and multi-port for each.
+
 #include <algorithm>
 #include <cstdint>
 #include <string>

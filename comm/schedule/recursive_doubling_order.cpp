@@ -1,3 +1,12 @@
+// Reordered recursive doubling (include/dash/comm/schedule/recursive_doubling_order.hpp; Sack 2011
+// §3.4).
+//
+// Map: argument checks (group_bits, check_order, check_generator) and the unchecked remaps; the
+// building blocks append_halving and append_doubling over block positions, the rooted checks, even
+// parts and tree_role (the binomial tree along an order); then the public orders (distance doubling,
+// distance halving, torus_order), remap and remap_inverse, and the generators: allgather,
+// reduce_scatter, allreduce, bcast (scatter + allgather) and reduce (reduce-scatter + gather).
+
 #include <dash/comm/schedule/recursive_doubling_order.hpp>
 
 #include <algorithm>

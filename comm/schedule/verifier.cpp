@@ -1,3 +1,12 @@
+// The schedule verifier (include/dash/comm/schedule/verifier.hpp; docs/testing.md, "Schedules and
+// the verifier"): runs every rank's schedule symbolically and proves the result.
+//
+// Map: Interval and RankSets (interned sets of contributing ranks); Content (what a block holds);
+// Time (the α-β-γ critical path); posted sends and receives, Fifo, Channel, RankState; names for
+// messages; Simulation: initialise and expected (what each output must hold), collect_metrics (the
+// static checks and counts), start_rounds / post / match / complete / write (the execution),
+// check_all_finished, check_outputs; verify, the entry point.
+
 #include <algorithm>
 #include <array>
 #include <cstdint>

@@ -43,6 +43,11 @@
 // call of a shape; later calls reuse FFTW's wisdom. Not for concurrent calls from several threads
 // (FFTW's planner is not thread-safe). No barrier at the end: call out.barrier() before other units
 // read out.
+//
+// Map: FftDirection, FftLayout, FftPlanning, FftOptions; in detail, the tile and chunk sizes,
+// FftSlabs and split_fft_rows, the argument checks (check_fft_slab_layout, check_fft_arguments),
+// FftwPlansByAlignment and consume_fft_exchange (pieces placed as they arrive, tiles completed);
+// then fft_release_scratch and dash::fft itself.
 
 #include <algorithm>
 #include <array>

@@ -9,6 +9,11 @@
 // is TILE): then every local tile is contiguous, tiles in row-major order of the unit's tile grid,
 // elements row-major inside a tile, and tiles cut by the global extent keep their cut extents.
 // Global linear indices are row-major over the global extents. docs/patterns.md has examples.
+//
+// Map: Pattern's constructors (and their checks); the queries: extents and distributions, index
+// conversions, local sizes and extents, owners (unit_at, local, is_local, global), blocks (nblocks,
+// block, block_at, the local blocks), for_each_run; then the private index maths (per-dimension
+// coordinates, unchecked conversions, local_offset for tiled and untiled layouts).
 
 #include <algorithm>
 #include <array>

@@ -21,6 +21,11 @@
 // (acquire); an update completes only when every same-node reader consumed this unit's faces for
 // it, so the owner cannot overwrite a face that is still being read, and no reader can see a face
 // of a later update: the owner cannot start update e + 1 before its update e completed.
+//
+// Map: HaloBoundary; in detail, halo_direction and HaloSource; HaloExchange: Region and
+// BoundaryBox, the constructor (regions, their sources, the datatypes and shared counters), the
+// accessors, one update (start, try_copy, readers_done), cell and holds, then the private helpers
+// (neighbours, the regions a box reads, the boxes of a block, without_exchange, fixed regions).
 
 #include <algorithm>
 #include <array>

@@ -16,6 +16,11 @@
 //
 // The pure parts (brackets, proposals, narrowing, balanced targets) are functions here and in
 // dash/exact_splitters.cpp, tested without MPI; exact_split_positions runs the rounds on a group.
+//
+// Map: the pure parts (SplitBracket and initial_bracket, Proposals and propose, CountedProposal and
+// narrow, balanced_targets); SplitProposal and count_before (a member's count below a proposal);
+// SplitterSearch, one member's rounds without communication; SplitPositions and
+// exact_split_positions, the search over a group.
 
 #include <algorithm>
 #include <array>
