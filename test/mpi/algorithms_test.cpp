@@ -6,6 +6,12 @@
 // outputs) come aligned with the first range, on another distribution, and on the same pattern at
 // another position, so that both the local-pointer path and the bulk-transfer path run. Also 2-D
 // patterns (the run-based fallbacks) and the errors of misuse.
+//
+// Map: the element types and their codes (Record, make, code_of), the operations (Affine, Coarse,
+// Totals and Tally, the wider accumulators), distributions, sizes and spans, gather and the
+// comparison helpers; the typed Algorithms suite (reductions, transform_reduce, searches and
+// predicates, equal, transform, scans, fill/generate/for_each, copy); 2-D patterns; bulk transfers
+// at the int count limit and into overlapping memory; errors.
 
 #include <algorithm>
 #include <cstdint>

@@ -1,6 +1,13 @@
 // Every algorithm of every collective against the MPI library's own result: counts 0, 1, p - 1,
 // p + 1, an odd count and a large one; every root; int, double and a struct; a non-commutative
 // operation (2x2 matrix product modulo 2^32) and minloc.
+//
+// Map: the value types and inputs (Matrix with its MPI operation, int, minloc); which algorithms fit
+// here (topology, emulated nodes) and forced options; then per collective against MPI: allreduce
+// (also floating sums, in place), reduce, allgather, reduce_scatter_block, alltoall, allgatherv,
+// alltoallv (and disagreeing counts), arrival-order placement, bcast, gather and scatter, scan and
+// exscan, barrier; errors; one-member groups; the cost model's choice and explain(); arguments
+// that differ between ranks.
 
 #include <algorithm>
 #include <bit>

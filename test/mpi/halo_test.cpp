@@ -3,6 +3,11 @@
 // stencils, 1-D, 2-D and 3-D, several process grids); faces are reported once each; the heat
 // equation equals a serial computation bit for bit; bad input gives clear errors. Run again with
 // DASH_SHARED_MEMORY=0 so that the faces travel as MPI messages with derived datatypes.
+//
+// Map: the cell and boundary values and extents; the halo check (every index around the block);
+// balanced grids; the halo tests (2-D, asymmetric stencils, 1-D and 3-D, faces reported once); the
+// reference sums in both orders (listed_value, grouped_value, stencil_value); the heat equation
+// against a serial run; residual and smoothing in both orders; finish functions; errors.
 
 #include <algorithm>
 #include <array>

@@ -3,6 +3,10 @@
 // with DASH_NODE_SIZE (test/mpi/CMakeLists.txt runs this file with several node sizes): regular
 // jobs run every case, irregular ones and one-node jobs check that the algorithms are refused with
 // the reason and that the library's own choice still serves the call.
+//
+// Map: hierarchical() and the refusal helpers (what explain() says where the job is not regular);
+// then the tests: emulated nodes, allreduce, reduce from every root, allgather, bcast from every
+// root, interleaved requests, arrivals, rails priced on the network, the refusals' reasons.
 
 #include <cstdint>
 #include <cstdlib>

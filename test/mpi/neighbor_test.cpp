@@ -10,6 +10,11 @@
 // serves as a reference here. MPICH 4.0's blocking call does not follow the errata either: where a
 // probe shows that the MPI library does not, its result is compared only on grids without such
 // dimensions (the formula reference still checks every grid).
+//
+// Map: Sample, the values (value_of, untouched), grids_of (every grid shape of P), CartComm,
+// input_of and reference (what MPI promises), MpiType, the errata probe and check_against_references;
+// the tests: every grid against both references, arrivals, sources as group ranks, bad arguments,
+// explain and the algorithm list, grids that differ between ranks.
 
 #include <cstdint>
 #include <string>

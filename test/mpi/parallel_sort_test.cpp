@@ -2,6 +2,11 @@
 // subgroups: every member's slice must be exactly its part of what std::stable_sort makes of all
 // members' inputs concatenated in member order: same elements, same order (equal keys keep member
 // then input order), and exactly global ranks [floor(k N / p), floor((k + 1) N / p)).
+//
+// Map: Record and records (keys with their origin); the checking sort against the sequential
+// reference and the rounds' record; ParallelSort (random keys, the spreadsort and vqsort kernels,
+// equal and duplicate keys, empty and lopsided members, sorted input, presorted input, a descending
+// comparator, a large input, subgroups); ExactSplitPositions (arbitrary targets, bad targets).
 
 #include <algorithm>
 #include <array>

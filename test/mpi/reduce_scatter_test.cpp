@@ -3,6 +3,11 @@
 // zero, all one, odd, uneven and about 1 MiB in all; int, double and a struct with a user
 // commutative operation; a non-commutative operation (2x2 matrix product) against a reference
 // combined in rank order; in place; the non-blocking form with arrivals; bad arguments.
+//
+// Map: CountPattern and patterns (the counts); the value types and their inputs (doubles, Extent with
+// its MPI operation, 2x2 Matrix in rank order); candidates, forced, refusal_reason and the refusal
+// helpers; the tests: every algorithm against MPI, the non-commutative operation, in place,
+// arrivals, bad arguments.
 
 #include <algorithm>
 #include <cstddef>

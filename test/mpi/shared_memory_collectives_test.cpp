@@ -6,6 +6,12 @@
 // call must be refused with that reason; the whole suite runs again with DASH_SINGLE_COPY=0, where
 // every chunk is staged, and with DASH_STREAMING_STORE_BYTES=1, where every allgather, alltoall and
 // broadcast output is written with streaming stores.
+//
+// Map: arena options and the Affine operation (non-commutative, with its MPI twin); the operations
+// against MPI (allreduce, reduce_scatter_block, alltoall, allgather and bcast); interleaved
+// requests; calls running ahead through the lines and the packed entries; arrivals; single copy and
+// its limits, in-place sources completing after their readers; groups kept out of the arena and the
+// refusals' reasons; the broadcast root's writes and chunks.
 
 #include <algorithm>
 #include <array>

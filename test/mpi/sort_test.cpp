@@ -8,6 +8,11 @@
 // Integers of every width and float in natural and reversed order: the suite of
 // sort_test_arithmetic.hpp, for int32_t and float here, for the other widths in
 // sort_test_integer_widths.cpp.
+//
+// Map: the input generators (floats, signed zeros, magnitudes, full-range integers); Sort (every input
+// shape and distribution, structs, projections, floats, units without elements, sub-ranges, larger
+// inputs, local kernels and their choice, spreadsort and vqsort, sub-teams, matrices, phase times);
+// SortErrors (NaN keys, bad ranges and arguments); the arithmetic suite for int32_t and float.
 
 #include <algorithm>
 #include <array>

@@ -3,6 +3,11 @@
 // divide, units without rows or without columns, a matrix without entries, with and without partial
 // aggregation, on Team::All() and on half of it, with 32- and 64-bit column indices; and the errors
 // of sizes, layouts, teams and rows that do not fit.
+//
+// Map: GlobalCsr and random_matrix (the whole matrix on every unit), shared_seed, local_rows and
+// distribute (a unit's CsrMatrix); check_product and check_products (y against the serial product);
+// the product tests (all units, half of them, 64-bit indices, repeated products); expect_error and
+// the error tests (arrays that do not fit, rows wrong on one unit, column blocks too wide).
 
 #include <array>
 #include <cmath>

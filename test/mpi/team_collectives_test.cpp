@@ -6,6 +6,11 @@
 // on messages, with the reason), collectives of different channels started in different orders on
 // different ranks, a freed team's channel serving the next team, and freeing a team whose
 // collective still runs.
+//
+// Map: helpers (whether the arena is on and serves a team, test values, what explain() says:
+// shared_memory_unfit, arena_channel) and expect_collectives_match (every arena collective against
+// MPI's); then the tests in the order above: split teams, reordered teams, nested teams in any
+// order, channels of teams that share a process, a freed team's channel, freeing while running.
 
 #include <algorithm>
 #include <array>

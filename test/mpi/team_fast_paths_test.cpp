@@ -7,6 +7,11 @@
 // in the same order, from 8 B to a few MiB in several element types. Interposed send calls
 // count the messages between nodes: a hierarchical team's calls cross them on its rails only, one
 // message per node pair for an 8-byte allreduce where a flat algorithm sends one per rank pair.
+//
+// Map: the interposed sends (Sent, record_send); TeamAndReference, Places and regular_node_size;
+// options and expect_collectives_match; the tests: grid rows and columns, teams spanning the nodes,
+// unaligned and uneven teams refused; priced_view and the teams priced on the network; Crossings and
+// the messages a hierarchical call sends between nodes.
 
 #include <algorithm>
 #include <array>

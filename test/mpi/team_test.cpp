@@ -1,6 +1,11 @@
 // dash::Team: split(n) with DASH semantics, split_by(color, key) against MPI_Comm_split as the
 // oracle (every service variant), nesting, splitting twice, concurrent collectives on related
 // teams, rank translation, free(), and the errors of misuse.
+//
+// Map: members_of and allreduce_sees_members; Team::All, freed teams, mpi_comm, Null; split(n);
+// split_by against MPI_Comm_split (every variant, table holders, nested tables, formulas and tables,
+// the distributed table's slice); nesting and splitting twice; concurrent collectives; tag blocks;
+// misuse and mismatched calls; split_by_locality.
 
 #include <algorithm>
 #include <bit>

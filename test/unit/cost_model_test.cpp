@@ -8,6 +8,11 @@
 // not measure local copies; the copied blocks are checked against the schedules themselves (the
 // most blocks one rank's copy actions move), exactly for every S, as is whether some rank uses
 // scratch space. Schedules, hence costs, do not depend on the operation's commutativity.
+//
+// Map: every registered algorithm against the verifier (Sweep, the grids, measure, the ClosedForm
+// sweep and its coverage); Rabenseifner 2004's totals and the independent simulation's critical
+// paths (SeedForms); the parameters and predictions (CostModel: seconds from terms, the overhead,
+// parsing, messages between nodes, errors, DASH_COST_MODEL).
 
 #include <algorithm>
 #include <cmath>

@@ -1,6 +1,11 @@
 // The exact-splitter search without MPI: balanced targets, brackets, proposals and narrowing as
 // pure functions, and whole searches with every member simulated in one process, checked against
 // a brute-force ranking of all elements by (key, member, local position).
+//
+// Map: the pure functions (balanced targets, initial brackets, proposals, narrowing, counting);
+// Outcome, simulate (every member in one process) and check_search with its input generators; the
+// whole searches (random keys, equal keys, contiguous ranges, empty members, descending and pair
+// orders, rounds taken, NaN keys).
 
 #include <algorithm>
 #include <bit>

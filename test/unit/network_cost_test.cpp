@@ -2,6 +2,11 @@
 // and the golden numbers of Sack 2011 §3.5.6 and predictions recomputed from its model (bandwidth
 // terms in nδ with one block of n bytes per rank). Sack 2011 writes tori as XxYxZ with X fastest;
 // our grids number the last dimension fastest, so its XxYxZ is our torus ZxYxX.
+//
+// Map: the shape and one-round schedule helpers; small networks counted by hand (flat, stages,
+// chains and trees, half rings, XOR stages, routing order, one port, permutations, deterministic
+// routing, local work, Clos uplinks, bad arguments); the golden numbers on BG/P tori (the 8x8x8
+// counts, the recomputed table, its orders); the Clos closed forms and speed-up.
 
 #include <algorithm>
 #include <bit>

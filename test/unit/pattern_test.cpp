@@ -1,6 +1,11 @@
 // dash::Pattern index maths without MPI: every mapping checked against a brute-force oracle that
 // deals the blocks of each dimension round-robin, ranks each unit's elements by enumeration and
 // sorts them into local memory order, for 1-D, 2-D and 3-D patterns of every distribution kind.
+//
+// Map: printers and index helpers; Oracle (the semantics by enumeration); check_runs and
+// check_pattern (every query against the oracle); the distribution lists; then Distribution,
+// SizeSpec, DistributionSpec, TeamSpec; Pattern1D, Pattern2D, Pattern3D against the oracle and by
+// hand; Pattern's default, its largest sizes and its errors.
 
 #include <algorithm>
 #include <array>

@@ -1,5 +1,10 @@
 // Allgather generators, run through the verifier for every group size up to 256 and sampled
 // larger ones, with their measured costs compared against the published closed forms.
+//
+// Map: Costs, the shape and run helpers, the verify-and-compare check and blocks_per_round; the
+// closed forms (ring, logarithmic, recursive doubling, neighbour exchange); Algorithm and Sweep, the
+// parameterised sweeps over every group size and large ones; then per-algorithm tests (recursive
+// doubling, Bruck, Bruck non-canonical, Sparbit, neighbour exchange) and operation traits.
 
 #include <bit>
 #include <cstdint>

@@ -4,6 +4,10 @@
 // The verifier runs an order of magnitude slower in unoptimised builds (Debug, sanitizers;
 // docs/testing.md, "Schedules and the verifier"), so there the sweeps take P <= 32 and a sample up
 // to 256, and the large-P tests sample P = 257 instead.
+//
+// Map: shape, run and context helpers; PRange and the EveryP sweep fixture; then per generator, its
+// sweep and its specific tests: pairwise, linear, hypercube XOR, one-factor (partner function, FMPI's
+// formulas, schedule), Bruck (canonical and not); operation traits; the sweeps' instantiation.
 
 #include <algorithm>
 #include <bit>

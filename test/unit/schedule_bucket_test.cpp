@@ -3,6 +3,11 @@
 // counts, and its measured costs are compared with Sack 2011's invariants: Σ(d_i - 1) rounds and
 // (P-1)S blocks per rank for the 1-port bucket, w messages per ring step and a remap of at most
 // w messages each way for the multi-port buckets, reduce-scatter the exact reverse of allgather.
+//
+// Map: Algorithm and the nine generators, shape and grid helpers, Extents and the message lists;
+// the parameterised verification with Sack 2011's cost invariants (Case, cases); allreduce's closed
+// forms; structure (reverse of the allgather, allreduce as the two, ring order, fences, the 6-way
+// remap, message counts); the congestion-aware cost against Sack 2011 §3.5.6; errors.
 
 #include <algorithm>
 #include <cstdint>

@@ -3,6 +3,11 @@
 // sampled larger ones, with S = 0, 1 and 3 segments, for distance doubling, distance halving, the
 // torus orders of several grids and random orders; counts as in Sack 2011 §3.4 (a
 // swapping rank sends P·S blocks instead of (P-1)·S, in lg P + 1 rounds).
+//
+// Map: shape and order helpers (orders_for: the orders swept per P); the expected counts per
+// collective (expect_swapped, expect_allreduce, expect_rooted); the parameterised sweeps (every power
+// of two, large groups); orders and remap; the generators' structure (pre-swap, halving swap,
+// reduce-scatter reversing the allgather, allreduce without swap); errors.
 
 #include <algorithm>
 #include <bit>

@@ -2,6 +2,11 @@
 // group size up to 256 and sampled larger ones, with commutative and non-commutative operations,
 // and their measured costs compared with Rabenseifner 2004's closed forms (critical path in
 // start-ups, blocks and combined blocks; n = S blocks is the vector, p' = 2^⌊lg p⌋, r = p - p').
+//
+// Map: shape, run and metric helpers (Expected, expect_metrics, rank-order violations), Group and
+// the group-size ranges; then reduce-scatter (ring, pairwise, recursive halving, empty rounds, large
+// groups), allreduce (recursive doubling, Rabenseifner, binary blocks, ring, pairwise ring, large
+// groups), the oracle table of all three, and reduce (binomial, k-nomial, Rabenseifner, large groups).
 
 #include <algorithm>
 #include <cstdint>

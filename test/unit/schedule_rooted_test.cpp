@@ -2,6 +2,11 @@
 // generator is run through the verifier for all group sizes 1..256 and sampled large ones, every
 // kind of root, with and without data, and its measured costs are compared with the closed forms
 // of Kowalewski 2021 §4 (Eq. 4.1-4.6) derived for the exact construction.
+//
+// Map: Expected, the sizes and roots swept, and the verify-and-compare check; the closed-form
+// helpers (binomial depth, digit sums, k-ary critical path); then by collective: broadcast (binomial,
+// k-ary tree, pipelined chain and binary tree, scatter + allgather), scatter and gather (linear,
+// binomial), trees sending one message at a time, barrier (dissemination), scan and exscan.
 
 #include <algorithm>
 #include <bit>
