@@ -48,7 +48,7 @@ struct Group::State {
   TagSpace tags;
   mutable unsigned long long sequence = 0;
   bool world = false;  // Group::world()'s (shared by Team::All()): is_world() asks on every call
-  // Never shared by two groups of one process: what selection keeps per group (launch.cpp) is
+  // Never shared by two groups of one process: what selection keeps per group (engine/launch.cpp) is
   // keyed on it, not on the state's address, which a later group may reuse.
   std::uint64_t serial = 0;
   std::unique_ptr<detail::TeamPaths> paths;

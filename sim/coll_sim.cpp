@@ -35,7 +35,7 @@
 #include <mpi.h>
 #include <nlohmann/json.hpp>
 
-#include <dash/comm/algorithms.hpp>
+#include <dash/comm/selection.hpp>
 #include <dash/comm/allgather.hpp>
 #include <dash/comm/allreduce.hpp>
 #include <dash/comm/bcast.hpp>

@@ -1,7 +1,6 @@
 // The execution engine (include/dash/comm/detail/execution.hpp, docs/collectives.md "Engine").
 //
-// Map: Plan and make_plan (a schedule's dependencies, message channels, fences, lockstep);
-// Execution::Impl, one call's state: start / pump / try_start / post_message / exchange (the
+// Map: Execution::Impl, one call's state: start / pump / try_start / post_message / exchange (the
 // event-driven engine with its window and fences), run_in_rounds / exchanged_blocking /
 // wait_for_round (short blocking calls, round by round), check_arrived (sizes and errors of what
 // arrived), abandon (after a failure); the process's live and idle states, progress of the others
@@ -31,6 +30,7 @@
 #include <dash/comm/message_count.hpp>
 #include <dash/comm/mpi_call.hpp>
 
+#include "plan.hpp"
 #include "progress_thread.hpp"
 
 namespace dash::comm::detail {
@@ -42,167 +42,7 @@ using schedule::ActionKind;
 using schedule::BlockSet;
 using schedule::Buffer;
 
-constexpr std::uint32_t none = std::numeric_limits<std::uint32_t>::max();
-
-struct PlannedStep {
-  const Action* action = nullptr;
-  std::uint32_t round = 0;
-  int prerequisites = 0;
-  std::vector<std::uint32_t> dependents;
-  std::vector<std::uint32_t> final_output_blocks;  // output blocks this step leaves final
-  // The next message to or from the same peer in the same direction: it may only be posted after
-  // this one, so that messages match in schedule order.
-  std::uint32_t next_in_channel = none;
-  bool first_in_channel = false;
-};
-
-}  // namespace
-
-struct Plan {
-  schedule::Schedule schedule;
-  std::vector<PlannedStep> steps;
-  std::vector<std::size_t> steps_per_round;
-  // Per round: the latest fenced round at or before it (0 if none); its sends wait until
-  // every round before that one finished.
-  std::vector<std::uint32_t> fence_of_round;
-  // Per round: a later round is fenced, so that round's sends wait for this one's to complete.
-  std::vector<bool> awaited_by_fence;
-  std::uint32_t output_blocks = 0;
-  // No send could leave sooner in the engine than in a round-by-round run (runs_in_lockstep).
-  bool lockstep = true;
-};
-
-std::shared_ptr<const Plan> make_plan(schedule::Schedule source, std::uint32_t output_blocks) {
-  auto plan = std::make_shared<Plan>();
-  plan->schedule = std::move(source);
-  plan->output_blocks = output_blocks;
-  const auto& rounds = plan->schedule.rounds;
-  plan->steps_per_round.assign(rounds.size(), 0);
-  plan->fence_of_round.assign(rounds.size(), 0);
-  for (std::uint32_t r = 1; r < rounds.size(); ++r) {
-    plan->fence_of_round[r] = rounds[r].fence ? r : plan->fence_of_round[r - 1];
-  }
-  plan->awaited_by_fence.assign(rounds.size(), false);
-  for (std::size_t r = rounds.size(); r-- > 1;) {
-    plan->awaited_by_fence[r - 1] = rounds[r].fence || plan->awaited_by_fence[r];
-  }
-  // Per (buffer, block): the last step that wrote it and the steps that read it since.
-  std::unordered_map<std::uint64_t, std::uint32_t> last_writer;
-  std::unordered_map<std::uint64_t, std::vector<std::uint32_t>> readers;
-  // Per (peer, direction): the last message step, to chain the next one to it.
-  std::unordered_map<std::int64_t, std::uint32_t> last_in_channel;
-  std::vector<std::uint32_t> output_writer(output_blocks, none);
-  auto key = [](Buffer buffer, std::uint32_t block) {
-    return std::uint64_t{static_cast<std::uint8_t>(buffer)} << 32 | block;
-  };
-  std::vector<std::uint32_t> prerequisites;
-  auto& steps = plan->steps;
-  bool messages_before = false;  // in the rounds before r
-  for (std::uint32_t r = 0; r < rounds.size(); ++r) {
-    if (r > 0) {
-      messages_before = messages_before || std::any_of(rounds[r - 1].actions.begin(), rounds[r - 1].actions.end(),
-                                                       [](const Action& a) { return a.is_message(); });
-    }
-    for (const Action& action : rounds[r].actions) {
-      const auto id = static_cast<std::uint32_t>(steps.size());
-      PlannedStep& step = steps.emplace_back();
-      step.action = &action;
-      step.round = r;
-      ++plan->steps_per_round[r];
-      prerequisites.clear();
-      auto read = [&](Buffer buffer, const BlockSet& blocks) {
-        for (std::uint32_t t = 0; t < blocks.size(); ++t) {
-          const std::uint64_t k = key(buffer, blocks[t]);
-          if (const auto w = last_writer.find(k); w != last_writer.end()) {
-            prerequisites.push_back(w->second);
-          }
-          readers[k].push_back(id);
-        }
-      };
-      auto write = [&](Buffer buffer, const BlockSet& blocks) {
-        for (std::uint32_t t = 0; t < blocks.size(); ++t) {
-          const std::uint64_t k = key(buffer, blocks[t]);
-          if (const auto w = last_writer.find(k); w != last_writer.end()) {
-            prerequisites.push_back(w->second);
-          }
-          if (auto rd = readers.find(k); rd != readers.end()) {
-            for (const std::uint32_t reader : rd->second) {
-              if (reader != id) {
-                prerequisites.push_back(reader);
-              }
-            }
-            rd->second.clear();
-          }
-          last_writer[k] = id;
-          if (buffer == Buffer::output) {
-            output_writer[blocks[t]] = id;
-          }
-        }
-      };
-      switch (action.kind) {
-        case ActionKind::send:
-          read(action.buffer, action.blocks);
-          break;
-        case ActionKind::receive:
-          write(action.buffer, action.blocks);
-          break;
-        case ActionKind::receive_reduce:
-        case ActionKind::reduce:
-          if (action.kind == ActionKind::reduce) {
-            read(action.source, action.source_blocks);
-          }
-          read(action.buffer, action.blocks);
-          write(action.buffer, action.blocks);
-          break;
-        case ActionKind::copy:
-          read(action.source, action.source_blocks);
-          write(action.buffer, action.blocks);
-          break;
-      }
-      std::sort(prerequisites.begin(), prerequisites.end());
-      prerequisites.erase(std::unique(prerequisites.begin(), prerequisites.end()), prerequisites.end());
-      step.prerequisites = static_cast<int>(prerequisites.size());
-      for (const std::uint32_t before : prerequisites) {
-        steps[before].dependents.push_back(id);
-      }
-      // A send the engine could post before the earlier rounds' messages complete: it needs
-      // nothing of the round before, and no fence holds it.
-      if (action.kind == ActionKind::send && messages_before && !rounds[r].fence &&
-          std::none_of(prerequisites.begin(), prerequisites.end(),
-                       [&](std::uint32_t before) { return steps[before].round + 1 == r; })) {
-        plan->lockstep = false;
-      }
-      if (action.is_message()) {
-        const std::int64_t channel = std::int64_t{action.peer} * 2 + (action.kind == ActionKind::send ? 1 : 0);
-        if (const auto previous = last_in_channel.find(channel); previous != last_in_channel.end()) {
-          steps[previous->second].next_in_channel = id;
-        } else {
-          step.first_in_channel = true;
-        }
-        last_in_channel[channel] = id;
-      }
-    }
-  }
-  for (std::uint32_t b = 0; b < output_blocks; ++b) {
-    if (output_writer[b] != none) {
-      steps[output_writer[b]].final_output_blocks.push_back(b);
-    }
-  }
-  return plan;
-}
-
-bool uses_scratch(const Plan& plan) noexcept { return plan.schedule.scratch_blocks > 0; }
-
-bool runs_in_lockstep(const Plan& plan) noexcept { return plan.lockstep; }
-
-std::shared_ptr<const std::vector<std::uint32_t>> placement_of(const std::shared_ptr<const Plan>& plan) {
-  if (plan->schedule.placement.empty()) {
-    return nullptr;
-  }
-  return std::shared_ptr<const std::vector<std::uint32_t>>(plan, &plan->schedule.placement);
-}
-
-namespace {
+constexpr std::uint32_t none = no_step;
 
 enum class StepState : std::uint8_t { waiting, posted, arrived, done };
 

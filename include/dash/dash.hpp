@@ -20,7 +20,7 @@
 #include <dash/algorithms/transform.hpp>
 #include <dash/algorithms/transform_reduce.hpp>
 #include <dash/comm/abort_job.hpp>
-#include <dash/comm/algorithms.hpp>
+#include <dash/comm/selection.hpp>
 #include <dash/comm/allgather.hpp>
 #include <dash/comm/allgatherv.hpp>
 #include <dash/comm/allreduce.hpp>

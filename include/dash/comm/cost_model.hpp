@@ -3,7 +3,7 @@
 // A collective's cost is counted in units along its critical path, as the schedule verifier
 // measures it (schedule/verifier.hpp): message start-ups, blocks on the wire and blocks combined,
 // plus the blocks the busiest rank copies locally. Four machine parameters turn the units into
-// seconds; selection (algorithms.hpp) runs the algorithm with the lowest prediction.
+// seconds; selection (selection.hpp) runs the algorithm with the lowest prediction.
 //
 // The model is flat (Sack 2011 §3.1 model "C", Rabenseifner 2004 §3.1): no topology, no congestion,
 // and the actions of one round overlap, so a round that sends to every peer at once costs one

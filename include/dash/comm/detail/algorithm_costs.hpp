@@ -1,5 +1,5 @@
 #pragma once
-// Internal: the closed-form cost of every registered collective algorithm (launch.cpp's
+// Internal: the closed-form cost of every registered collective algorithm (comm/selection/registry.cpp's
 // registry), in the units the schedule verifier measures (cost_model.hpp). Pure arithmetic on the
 // group size and the segment count: selection prices its candidates without generating a
 // schedule. test/unit/cost_model_test.cpp proves each form equal to the verifier's measurement.

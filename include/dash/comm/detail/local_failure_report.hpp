@@ -3,7 +3,7 @@
 // DASH_CROSS_RANK_CHECKS (docs/configuration.md).
 //
 // A collective compares its arguments across its group's members once it starts
-// (start_argument_check, comm/engine/launch.cpp). A member whose call throws before that (a
+// (start_argument_check, comm/engine/argument_check.cpp). A member whose call throws before that (a
 // buffer of the wrong size, a root out of range) would leave the others waiting for its part of
 // the comparison. Each front end therefore holds a LocalFailureReport while it checks and starts
 // its call: when the call leaves by an exception before this member's comparison started, the
