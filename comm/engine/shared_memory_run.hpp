@@ -80,18 +80,15 @@ bool runs_hierarchically(Coll collective) noexcept;
 // (streams_output), bcast from 16 KiB to 4 MiB, where the arena allows cross-memory reads and
 // writes. An in-place broadcast's root writes 1/k of each chunk into the readers' outputs while they
 // read the rest. A staged broadcast keeps the root copying while the others copy out: with the
-// cores near each other that ties with the split in-place copy up to 2 MiB and wins from 4 MiB
-// (P = 2, AMD EPYC VM, ratio to Open MPI at 8 MiB: 2.03 against 1.42), but with them farther apart
-// staging through the cache ran 3-7 times slower, and in place did not (staged slots are now
-// streamed there: detail/slot_write_choice.hpp).
+// cores near each other that wins from 4 MiB, with them farther apart staging through the cache
+// lost to reading in place (staged slots are now streamed there: detail/slot_write_choice.hpp);
+// measurements in docs/collectives.md, "Shared-memory collectives".
 std::size_t in_place_chunk_elements(Coll collective, std::size_t bytes, std::size_t element_size, int size) noexcept;
 
 // Whether a single node's call of `size` processes with contributions of `bytes` writes its output
 // with streaming stores: allgather, alltoall and bcast whose output per process reaches
 // DASH_STREAMING_STORE_BYTES, and broadcasts too long to read in place (docs/collectives.md,
-// "Streaming stores"). Such calls stage. A staged broadcast of 8 or 16 MiB took the same time with
-// the cores near each other (P = 2: 0.73-0.87 against 0.59-0.97 ms, 1.7-1.9 against 1.7-2.5 ms)
-// and 1.7 instead of 7.7 ms at 16 MiB with them far apart.
+// "Streaming stores", which has the measurements). Such calls stage.
 bool streams_output(Coll collective, std::size_t bytes, int size) noexcept;
 
 // Elements of a contribution one chunk may hold, for a group of `size` processes (0: an element

@@ -1,0 +1,64 @@
+#pragma once
+// Internal: the arena runs' chunking rules (shared_memory_run.hpp): which ring a run's chunks take
+// (slots, lines, packed entries), where a slice for another process lies, and when the others'
+// buffers are read in place.
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+
+#include <dash/comm/detail/collective_arena.hpp>
+
+#include "shared_memory_run.hpp"
+
+namespace dash::comm::detail {
+
+inline constexpr std::uint64_t slot_count = CollectiveArena::slot_count;
+
+// Contributions of at least this many bytes go straight from the source's buffer to the reader's
+// (one copy instead of staging and copying out) where the arena allows cross-memory reads. The
+// system call costs about a microsecond, as much as staging 16 KiB.
+inline constexpr std::size_t single_copy_bytes = std::size_t{16} * 1024;
+
+// In-place runs read chunks of up to this size: fewer system calls than slot-sized chunks
+// (docs/collectives.md, "Shared-memory collectives").
+inline constexpr std::size_t in_place_chunk_bytes = std::size_t{1} << 20;
+
+// Broadcasts up to this size are read in place; longer ones stage, the root copying chunk k + 1
+// into its slot while the others copy chunk k out (shared_memory_run.hpp).
+inline constexpr std::size_t in_place_bcast_bytes = std::size_t{4} << 20;
+
+// A reduce_scatter or alltoall slot holds one slice per other process (none for its owner), each
+// starting on a cache line of its own.
+inline std::size_t slice_bytes(int size) noexcept {
+  return CollectiveArena::slot_bytes / static_cast<std::size_t>(std::max(size - 1, 1)) / 64 * 64;
+}
+
+// Where the slice for process `reader` starts in a slot of process `owner`.
+inline std::size_t slot_slice_offset(int owner, int reader, int size) noexcept {
+  return static_cast<std::size_t>(reader < owner ? reader : reader - 1) * slice_bytes(size);
+}
+
+// Whether a run reads the others' buffers in place. Every process decides alike (uniform counts).
+bool reads_in_place(const SharedMemoryCall& call, int size) noexcept;
+
+// Whether a run's chunks fit the arena's lines: a single node's broadcast, allgather or allreduce
+// of at most line_bytes per process, or reduce_scatter or alltoall whose slices for the others
+// (line_slice_offset) take at most line_bytes together. In a slot ring of four, a process whose
+// short calls follow each other reads the others' `consumed` every third call or so; in the lines
+// once in about sixty.
+bool fits_lines(const SharedMemoryCall& call, int size) noexcept;
+
+// Where the slice for process `reader` starts in a line of process `owner`: slices of a whole block
+// each, one after the other.
+inline std::size_t line_slice_offset(int owner, int reader, std::size_t block_bytes) noexcept {
+  return static_cast<std::size_t>(reader < owner ? reader : reader - 1) * block_bytes;
+}
+
+// Whether a run's chunks fit the packed entries: a single node's broadcast of at most packed_bytes,
+// whose root may run up to packed_count calls ahead of its readers (a run whose processes all
+// write, as allgather's and allreduce's, waits for every one of them at each call and gains
+// nothing from sharing lines).
+bool fits_packed(const SharedMemoryCall& call) noexcept;
+
+}  // namespace dash::comm::detail
