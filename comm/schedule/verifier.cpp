@@ -1,7 +1,7 @@
 // The schedule verifier (include/dash/comm/schedule/verifier.hpp; docs/testing.md, "Schedules and
 // the verifier"): runs every rank's schedule symbolically and proves the result.
 //
-// Map: Interval and RankSets (interned sets of contributing ranks); Content (what a block holds);
+// Map: Content (what a block holds);
 // Time (the α-β-γ critical path); posted sends and receives, Fifo, Channel, RankState; names for
 // messages; Simulation: initialise and expected (what each output must hold), collect_metrics (the
 // static checks and counts), start_rounds / post / match / complete / write (the execution),
@@ -22,130 +22,15 @@
 
 #include <dash/comm/schedule/verifier.hpp>
 
+#include "rank_sets.hpp"
+
 namespace dash::comm::schedule {
 
 namespace {
 
+using verification::RankSets;
+
 constexpr std::uint32_t no_origin = std::numeric_limits<std::uint32_t>::max();
-
-struct Interval {
-  std::uint32_t lo = 0;
-  std::uint32_t hi = 0;
-  friend bool operator==(const Interval&, const Interval&) = default;
-};
-
-using RankList = std::vector<Interval>;
-
-struct RankListHash {
-  std::size_t operator()(const RankList& list) const noexcept {
-    std::size_t hash = list.size();
-    for (const Interval& interval : list) {
-      hash = hash * 1000003u ^ (std::size_t{interval.lo} << 32 | interval.hi);
-    }
-    return hash;
-  }
-};
-
-// Interned sets of contributing ranks. A set is an ordered list of disjoint rank intervals: the
-// order in which contributions were combined (only meaningful for non-commutative operations,
-// where it is kept to a single interval).
-class RankSets {
-public:
-  std::uint32_t single(std::uint32_t rank) {
-    if (rank >= singles_.size()) {
-      singles_.resize(rank + 1, no_set);
-    }
-    if (singles_[rank] == no_set) {
-      singles_[rank] = intern(RankList{{rank, rank + 1}});
-    }
-    return singles_[rank];
-  }
-
-  // id of {0, ..., count - 1}
-  std::uint32_t prefix(std::uint32_t count) {
-    if (count >= prefixes_.size()) {
-      prefixes_.resize(count + 1, no_set);
-    }
-    if (prefixes_[count] == no_set) {
-      prefixes_[count] = intern(RankList{{0, count}});
-    }
-    return prefixes_[count];
-  }
-
-  // left ⊕ right, or an error message.
-  std::optional<std::uint32_t> combine(std::uint32_t left, std::uint32_t right, const OpTraits& op,
-                                       std::string& error) {
-    const std::uint64_t key = std::uint64_t{left} << 32 | right;
-    if (auto found = combined_.find(key); found != combined_.end()) {
-      return found->second;
-    }
-    const RankList& a = lists_[left];
-    const RankList& b = lists_[right];
-    RankList result;
-    if (!op.commutative) {
-      // Non-commutative: both sides are single intervals and must abut in rank order.
-      if (a.size() != 1 || b.size() != 1 || a.front().hi != b.front().lo) {
-        error = "combines ranks " + describe(left) + " (left) with " + describe(right) +
-                " (right), which breaks rank order of a non-commutative operation";
-        return std::nullopt;
-      }
-      result = {{a.front().lo, b.front().hi}};
-    } else {
-      result.reserve(a.size() + b.size());
-      std::merge(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(result),
-                 [](const Interval& x, const Interval& y) { return x.lo < y.lo; });
-      RankList merged;
-      for (const Interval& interval : result) {
-        if (!merged.empty() && interval.lo < merged.back().hi) {
-          if (!op.idempotent) {
-            error = "combines ranks " + describe(left) + " with " + describe(right) +
-                    ", counting some contributions twice";
-            return std::nullopt;
-          }
-          merged.back().hi = std::max(merged.back().hi, interval.hi);
-        } else if (!merged.empty() && interval.lo == merged.back().hi) {
-          merged.back().hi = interval.hi;
-        } else {
-          merged.push_back(interval);
-        }
-      }
-      result = std::move(merged);
-    }
-    const std::uint32_t id = intern(result);
-    combined_.emplace(key, id);
-    return id;
-  }
-
-  std::uint32_t intern(const RankList& list) {
-    if (const auto found = ids_.find(list); found != ids_.end()) {
-      return found->second;
-    }
-    const auto id = static_cast<std::uint32_t>(lists_.size());
-    ids_.emplace(list, id);
-    lists_.push_back(list);
-    return id;
-  }
-
-  std::string describe(std::uint32_t id) const {
-    std::string text = "{";
-    for (const Interval& interval : lists_[id]) {
-      text += text.size() > 1 ? "," : "";
-      text += interval.hi == interval.lo + 1
-                  ? std::to_string(interval.lo)
-                  : std::to_string(interval.lo) + ".." + std::to_string(interval.hi - 1);
-    }
-    return text + "}";
-  }
-
-private:
-  static constexpr std::uint32_t no_set = std::numeric_limits<std::uint32_t>::max();
-
-  std::vector<std::uint32_t> singles_;   // id of {rank}, by rank
-  std::vector<std::uint32_t> prefixes_;  // id of {0, ..., count - 1}, by count
-  std::vector<RankList> lists_;
-  std::unordered_map<RankList, std::uint32_t, RankListHash> ids_;
-  std::unordered_map<std::uint64_t, std::uint32_t> combined_;
-};
 
 // What a block holds: block `origin` of the contributions of the ranks in `ranks`.
 struct Content {
