@@ -19,6 +19,11 @@
 // links), the six-way bucket at 93% (Sack 2011 §3.5.6). sim/run describes SimGrid's torus with ",routing=deterministic": it routes
 // on fixed paths (half a ring one way, no adaptive routing of permutations), and the library's own selection
 // prices it so as well.
+//
+// Map: SMPI's selectors of its own algorithms; the operations and the command line; Workload (one
+// operation at one size on one rank: buffers, the calls, verification); contenders and the cost
+// model's prediction per contender; writing the results; run (per size: each contender timed and
+// verified, then the plan point), main.
 
 #include <algorithm>
 #include <chrono>
