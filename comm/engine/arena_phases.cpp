@@ -1,5 +1,9 @@
-// The phases every ticket of an arena run passes: stage, reduce, publish, gather
-// (shared_memory_run.hpp).
+// The phases every ticket of an arena run passes (shared_memory_run.hpp).
+//
+// Map: try_stage (its turn, the ring's depth, then lend or stage), lend (a slot's note of the
+// buffers the others read in place), stage (per collective: what this process puts in its slot or
+// line), try_reduce (each process's piece combined in rank order), try_publish (the combined pieces
+// made visible), try_gather (per collective: what each process copies out of the others' slots).
 
 #include <algorithm>
 #include <cstring>

@@ -3,6 +3,10 @@
 // shared_memory_run.cpp (start, progress and arrivals, lending and the notes, cross-memory reads),
 // arena_phases.cpp (the phases every ticket passes: stage, reduce, publish, gather) and
 // arena_rail.cpp (a hierarchical run's inter-node stage on the rails).
+//
+// Map: the public face (construction, progress, arrivals, advance); then, private: memory kept for
+// the next runs, tickets and finishing, lending and the slots' notes, cross-memory reads, the
+// rails, the counters of the channel's members, slices and pieces, the phases; then the state.
 
 #include <atomic>
 #include <cstddef>
