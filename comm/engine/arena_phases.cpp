@@ -1,9 +1,12 @@
 // The phases every ticket of an arena run passes (shared_memory_run.hpp).
 //
-// Map: try_stage (its turn, the ring's depth, then lend or stage), lend (a slot's note of the
-// buffers the others read in place), stage (per collective: what this process puts in its slot or
-// line), try_reduce (each process's piece combined in rank order), try_publish (the combined pieces
-// made visible), try_gather (per collective: what each process copies out of the others' slots).
+// Map: try_release; try_stage (its turn, the ring's depth, then lend or stage), lend (a slot's note
+// of the buffers the others read in place), stage (per collective: what this process puts in its
+// slot or line), try_reduce (each process's piece combined in rank order), try_publish (the
+// combined pieces made visible), try_gather (per collective: what each process copies out of the
+// others' slots); then advance, every step that is ready. The phases are defined inline here, the
+// one translation unit that calls them, so that they inline into advance as the one loop a short
+// call takes a few turns of.
 
 #include <algorithm>
 #include <cstring>
@@ -15,7 +18,17 @@
 
 namespace dash::comm::detail {
 
-bool SharedMemoryRun::try_stage() {
+inline bool SharedMemoryRun::try_release() {
+  // Nothing else to do meanwhile, and the readers store their counters once per chunk: no
+  // throttled reading (all_consumed) here.
+  if (released_ || consumed_ != chunks_ || !peers_reached(&ArenaCounters::consumed, first_ticket_ + chunks_)) {
+    return false;
+  }
+  released_ = true;
+  return true;
+}
+
+inline bool SharedMemoryRun::try_stage() {
   if (staged_ == chunks_ || !my_turn(&ArenaCounters::staged, staged_)) {
     return false;
   }
@@ -188,7 +201,7 @@ bool SharedMemoryRun::try_reduce() {
   return true;
 }
 
-bool SharedMemoryRun::try_publish() {
+inline bool SharedMemoryRun::try_publish() {
   const bool reduce = call_.collective == Coll::reduce;
   if (!rail_ || (call_.collective != Coll::allreduce && !reduce) || reduced_ == crossed_ ||
       !my_turn(&ArenaCounters::reduced, reduced_)) {
@@ -209,7 +222,7 @@ bool SharedMemoryRun::try_publish() {
   return true;
 }
 
-bool SharedMemoryRun::try_gather() {
+inline bool SharedMemoryRun::try_gather() {
   if (consumed_ == reduced_ || !my_turn(&ArenaCounters::consumed, consumed_)) {
     return false;
   }
@@ -303,6 +316,27 @@ bool SharedMemoryRun::try_gather() {
   mine().consumed.store(t + 1, std::memory_order_release);
   ++consumed_;
   return true;
+}
+
+bool SharedMemoryRun::advance() {
+  if (check_ && check_->test()) {
+    check_.reset();
+  }
+  bool moved = true;
+  while (moved && !finished()) {
+    moved = false;
+    if (rail_) {
+      const OthersWait mid_step;
+      moved = drive_rail();
+    }
+    moved = try_stage() | try_reduce() | try_publish() | try_gather() | try_release() | moved;
+    steps_ += moved ? 1 : 0;
+  }
+  if (done()) {
+    stop_counting();
+    return true;
+  }
+  return false;
 }
 
 }  // namespace dash::comm::detail

@@ -10,32 +10,6 @@
 
 namespace dash::comm::detail {
 
-bool reads_in_place(const SharedMemoryCall& call, int size) noexcept {
-  return !call.hierarchical &&
-         in_place_chunk_elements(call.collective, call.elements * call.element_size, call.element_size, size) > 0;
-}
-
-bool fits_lines(const SharedMemoryCall& call, int size) noexcept {
-  const std::size_t bytes = call.elements * call.element_size;
-  const auto others = static_cast<std::size_t>(std::max(size - 1, 0));
-  switch (call.collective) {
-    case Coll::bcast:
-    case Coll::allgather:
-    case Coll::allreduce:
-      return !call.hierarchical && bytes <= CollectiveArena::line_bytes;
-    case Coll::reduce_scatter:
-    case Coll::alltoall:
-      return !call.hierarchical && bytes * others <= CollectiveArena::line_bytes;
-    default:
-      return false;
-  }
-}
-
-bool fits_packed(const SharedMemoryCall& call) noexcept {
-  return call.collective == Coll::bcast && !call.hierarchical &&
-         call.elements * call.element_size <= CollectiveArena::packed_bytes;
-}
-
 bool runs_in_shared_memory(Coll collective) noexcept {
   return collective == Coll::allreduce || collective == Coll::reduce_scatter || collective == Coll::alltoall ||
          collective == Coll::allgather || collective == Coll::bcast;

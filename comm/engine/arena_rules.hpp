@@ -40,14 +40,31 @@ inline std::size_t slot_slice_offset(int owner, int reader, int size) noexcept {
 }
 
 // Whether a run reads the others' buffers in place. Every process decides alike (uniform counts).
-bool reads_in_place(const SharedMemoryCall& call, int size) noexcept;
+inline bool reads_in_place(const SharedMemoryCall& call, int size) noexcept {
+  return !call.hierarchical &&
+         in_place_chunk_elements(call.collective, call.elements * call.element_size, call.element_size, size) > 0;
+}
 
 // Whether a run's chunks fit the arena's lines: a single node's broadcast, allgather or allreduce
 // of at most line_bytes per process, or reduce_scatter or alltoall whose slices for the others
 // (line_slice_offset) take at most line_bytes together. In a slot ring of four, a process whose
 // short calls follow each other reads the others' `consumed` every third call or so; in the lines
 // once in about sixty.
-bool fits_lines(const SharedMemoryCall& call, int size) noexcept;
+inline bool fits_lines(const SharedMemoryCall& call, int size) noexcept {
+  const std::size_t bytes = call.elements * call.element_size;
+  const auto others = static_cast<std::size_t>(std::max(size - 1, 0));
+  switch (call.collective) {
+    case Coll::bcast:
+    case Coll::allgather:
+    case Coll::allreduce:
+      return !call.hierarchical && bytes <= CollectiveArena::line_bytes;
+    case Coll::reduce_scatter:
+    case Coll::alltoall:
+      return !call.hierarchical && bytes * others <= CollectiveArena::line_bytes;
+    default:
+      return false;
+  }
+}
 
 // Where the slice for process `reader` starts in a line of process `owner`: slices of a whole block
 // each, one after the other.
@@ -59,6 +76,9 @@ inline std::size_t line_slice_offset(int owner, int reader, std::size_t block_by
 // whose root may run up to packed_count calls ahead of its readers (a run whose processes all
 // write, as allgather's and allreduce's, waits for every one of them at each call and gains
 // nothing from sharing lines).
-bool fits_packed(const SharedMemoryCall& call) noexcept;
+inline bool fits_packed(const SharedMemoryCall& call) noexcept {
+  return call.collective == Coll::bcast && !call.hierarchical &&
+         call.elements * call.element_size <= CollectiveArena::packed_bytes;
+}
 
 }  // namespace dash::comm::detail

@@ -1,7 +1,7 @@
 #pragma once
 // Internal: one arena run (SharedMemoryRun), the protocol of shared_memory_run.hpp. Its parts:
 // shared_memory_run.cpp (start, progress and arrivals, lending and the notes, cross-memory reads),
-// arena_phases.cpp (the phases every ticket passes: stage, reduce, publish, gather) and
+// arena_phases.cpp (advance and the phases every ticket passes: stage, reduce, publish, gather) and
 // arena_rail.cpp (a hierarchical run's inter-node stage on the rails).
 //
 // Map: the public face (construction, progress, arrivals, advance); then, private: memory kept for

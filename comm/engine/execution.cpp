@@ -93,28 +93,6 @@ void Execution::Impl::bind(ExecutionSetup s, const Group& g, int t) {
   request_steps.clear();
 }
 
-void Execution::Impl::release() {
-  setup = ExecutionSetup{};
-  plan = nullptr;
-  group.reset();
-}
-
-std::byte* Execution::Impl::base_of(Buffer buffer) {
-  switch (buffer) {
-    case Buffer::input:
-      return const_cast<std::byte*>(setup.input);  // MPI send buffers are const; never written
-    case Buffer::output:
-      return setup.output;
-    case Buffer::scratch:
-      break;
-  }
-  return scratch.data();
-}
-
-const BlockLayout& Execution::Impl::layout_of(Buffer buffer) const {
-  return buffer == Buffer::input ? setup.input_layout : setup.output_layout;
-}
-
 bool Execution::Impl::may_run_ahead(std::uint32_t id) const {
   const std::uint32_t round = plan->steps[id].round;
   if (round <= lowest_round) {
@@ -152,11 +130,6 @@ void Execution::Impl::combine_into(const Action& action, const std::byte* packed
     }
     packed += target_layout.bytes(block);
   }
-}
-
-void Execution::Impl::run_local(std::uint32_t id) {
-  apply_local(*plan->steps[id].action);
-  finish(id);
 }
 
 void Execution::Impl::apply_local(const Action& action) {
@@ -213,18 +186,6 @@ void Execution::Impl::advance_lowest_round() {
     }
   }
   release_window();
-}
-
-void Execution::Impl::release_window() {
-  for (const std::uint32_t id : held_by_window) {
-    add_candidate(id);
-  }
-  held_by_window.clear();
-}
-
-void Execution::Impl::add_candidate(std::uint32_t id) {
-  candidates.push_back(id);
-  std::push_heap(candidates.begin(), candidates.end(), std::greater<>());
 }
 
 void Execution::Impl::pump() {
@@ -328,10 +289,6 @@ bool Execution::Impl::progress_in_background() noexcept {
     background_error = std::current_exception();
     return true;
   }
-}
-
-std::unique_lock<std::mutex> Execution::Impl::turn_if_shared() {
-  return background != nullptr ? std::unique_lock(lock) : std::unique_lock<std::mutex>();
 }
 
 

@@ -29,7 +29,7 @@ constexpr std::uint32_t none = no_step;
 
 }  // namespace
 
-MessageMemory Execution::Impl::memory_of(Buffer buffer, const BlockSet& blocks) {
+inline MessageMemory Execution::Impl::memory_of(Buffer buffer, const BlockSet& blocks) {
   MessageMemory memory;
   memory.base = base_of(buffer);
   const BlockLayout& layout = layout_of(buffer);
@@ -140,13 +140,6 @@ void Execution::Impl::post_message(std::uint32_t id) {
     check_mpi(MPI_Isend(message.base, count, type, message.peer, tag, comm, &request), "dash::comm engine: MPI_Isend");
   }
   track(id, request);
-}
-
-void Execution::Impl::release_message(RunningStep& step) {
-  if (step.derived != MPI_DATATYPE_NULL) {
-    MPI_Type_free(&step.derived);
-  }
-  step.staging.clear();
 }
 
 bool Execution::Impl::retire_completed() {

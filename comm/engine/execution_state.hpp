@@ -4,9 +4,11 @@
 // event-driven engine), execution_messages.cpp (message memory, posting, completion, failure) and
 // round_runner.cpp (short blocking calls, round by round).
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <exception>
+#include <functional>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -88,11 +90,27 @@ struct Execution::Impl final : BackgroundWork {
   void bind(ExecutionSetup s, const Group& g, int t);
 
   // Drops the call's references (buffers, plan, group) once it is over.
-  void release();
+  void release() {
+    setup = ExecutionSetup{};
+    plan = nullptr;
+    group.reset();
+  }
 
-  std::byte* base_of(schedule::Buffer buffer);
+  std::byte* base_of(schedule::Buffer buffer) {
+    switch (buffer) {
+      case schedule::Buffer::input:
+        return const_cast<std::byte*>(setup.input);  // MPI send buffers are const; never written
+      case schedule::Buffer::output:
+        return setup.output;
+      case schedule::Buffer::scratch:
+        break;
+    }
+    return scratch.data();
+  }
 
-  const BlockLayout& layout_of(schedule::Buffer buffer) const;
+  const BlockLayout& layout_of(schedule::Buffer buffer) const {
+    return buffer == schedule::Buffer::input ? setup.input_layout : setup.output_layout;
+  }
 
   // The memory of `blocks` in `buffer` as one range, or as a derived datatype if it is scattered.
   MessageMemory memory_of(schedule::Buffer buffer, const schedule::BlockSet& blocks);
@@ -121,21 +139,37 @@ struct Execution::Impl final : BackgroundWork {
 
   void combine_into(const schedule::Action& action, const std::byte* packed_incoming, const schedule::BlockSet* incoming_blocks);
 
-  void run_local(std::uint32_t id);
+  void run_local(std::uint32_t id) {
+    apply_local(*plan->steps[id].action);
+    finish(id);
+  }
 
   // A copy or reduce between the call's buffers.
   void apply_local(const schedule::Action& action);
 
   // Frees what a step's message held.
-  void release_message(RunningStep& step);
+  void release_message(RunningStep& step) {
+    if (step.derived != MPI_DATATYPE_NULL) {
+      MPI_Type_free(&step.derived);
+    }
+    step.staging.clear();
+  }
 
   void finish(std::uint32_t id);
 
   void advance_lowest_round();
 
-  void release_window();
+  void release_window() {
+    for (const std::uint32_t id : held_by_window) {
+      add_candidate(id);
+    }
+    held_by_window.clear();
+  }
 
-  void add_candidate(std::uint32_t id);
+  void add_candidate(std::uint32_t id) {
+    candidates.push_back(id);
+    std::push_heap(candidates.begin(), candidates.end(), std::greater<>());
+  }
 
   // Starts what can start; returns once nothing more can without new messages.
   void pump();
@@ -182,7 +216,9 @@ struct Execution::Impl final : BackgroundWork {
   // The progress thread's share (BackgroundWork): skip a turn while the application progresses.
   bool progress_in_background() noexcept override;
 
-  std::unique_lock<std::mutex> turn_if_shared();
+  std::unique_lock<std::mutex> turn_if_shared() {
+    return background != nullptr ? std::unique_lock(lock) : std::unique_lock<std::mutex>();
+  }
 
   // After a failure the schedule cannot finish (peers may never send what it waits for): cancel
   // the receives (a cancelled receive completes at once) and let MPI retire the sends on its

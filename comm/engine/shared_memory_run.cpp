@@ -1,6 +1,6 @@
 // The arena runs of shared_memory_run.hpp.
 //
-// Map: SharedMemoryRun (arena_run.hpp): start and end, progress and arrivals, release, lending and
+// Map: SharedMemoryRun (arena_run.hpp): start and end, progress and arrivals, lending and
 // the slots' notes, cross-memory reads and the root's part of a broadcast; then the calls that
 // start and run one. The phases are arena_phases.cpp's, the rails arena_rail.cpp's, the chunking
 // rules arena_rules.cpp's.
@@ -50,7 +50,7 @@ void pause_briefly() noexcept {
 
 }  // namespace
 
-SharedMemoryRun::SharedMemoryRun(const SharedMemoryCall& call, std::unique_ptr<PendingUniformCheck> check)
+inline SharedMemoryRun::SharedMemoryRun(const SharedMemoryCall& call, std::unique_ptr<PendingUniformCheck> check)
     : arena_(*collective_arena()),
       channel_(*call.channel),
       call_(call),
@@ -89,7 +89,7 @@ SharedMemoryRun::~SharedMemoryRun() {
   }
 }
 
-bool SharedMemoryRun::progress() {
+inline bool SharedMemoryRun::progress() {
   // The others' progress is not urgent: every few polls, not on each (8-byte calls poll a few times).
   if (++polls_ % others_every_polls == 0) {
     progress_all_collectives(nullptr, this);
@@ -129,27 +129,6 @@ std::optional<std::uint32_t> SharedMemoryRun::next_arrival() {
   return static_cast<std::uint32_t>(taken_++);
 }
 
-bool SharedMemoryRun::advance() {
-  if (check_ && check_->test()) {
-    check_.reset();
-  }
-  bool moved = true;
-  while (moved && !finished()) {
-    moved = false;
-    if (rail_) {
-      const OthersWait mid_step;
-      moved = drive_rail();
-    }
-    moved = try_stage() | try_reduce() | try_publish() | try_gather() | try_release() | moved;
-    steps_ += moved ? 1 : 0;
-  }
-  if (done()) {
-    stop_counting();
-    return true;
-  }
-  return false;
-}
-
 std::vector<void*>& SharedMemoryRun::idle_memory() {
   static std::vector<void*> idle = [] {
     std::vector<void*> kept;
@@ -157,16 +136,6 @@ std::vector<void*>& SharedMemoryRun::idle_memory() {
     return kept;
   }();
   return idle;
-}
-
-bool SharedMemoryRun::try_release() {
-  // Nothing else to do meanwhile, and the readers store their counters once per chunk: no
-  // throttled reading (all_consumed) here.
-  if (released_ || consumed_ != chunks_ || !peers_reached(&ArenaCounters::consumed, first_ticket_ + chunks_)) {
-    return false;
-  }
-  released_ = true;
-  return true;
 }
 
 const std::byte* SharedMemoryRun::lent_here(int owner, const std::byte* remote, std::size_t bytes) const {
