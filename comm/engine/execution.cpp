@@ -37,16 +37,9 @@
 
 namespace dash::comm::detail {
 
-namespace {
-
 using schedule::Action;
 using schedule::ActionKind;
 using schedule::BlockSet;
-using schedule::Buffer;
-
-constexpr std::uint32_t none = no_step;
-
-}  // namespace
 
 void Execution::Impl::start(ExecutionSetup s, const Group& g, int t) {
   bind(std::move(s), g, t);
@@ -227,7 +220,7 @@ void Execution::Impl::try_start(std::uint32_t id) {
     return;
   }
   post_message(id);
-  if (planned.next_in_channel != none) {
+  if (planned.next_in_channel != no_step) {
     steps[planned.next_in_channel].channel_open = true;
     add_candidate(planned.next_in_channel);
   }
@@ -290,7 +283,6 @@ bool Execution::Impl::progress_in_background() noexcept {
     return true;
   }
 }
-
 
 // Finished executions' state objects, reused by the next calls (collectives are called from one
 // thread at a time, docs/configuration.md).

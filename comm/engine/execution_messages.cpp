@@ -18,16 +18,10 @@
 
 namespace dash::comm::detail {
 
-namespace {
-
 using schedule::Action;
 using schedule::ActionKind;
 using schedule::BlockSet;
 using schedule::Buffer;
-
-constexpr std::uint32_t none = no_step;
-
-}  // namespace
 
 inline MessageMemory Execution::Impl::memory_of(Buffer buffer, const BlockSet& blocks) {
   MessageMemory memory;

@@ -9,16 +9,10 @@
 
 namespace dash::comm::detail {
 
-namespace {
-
 using schedule::Action;
 using schedule::ActionKind;
 using schedule::BlockSet;
 using schedule::Buffer;
-
-constexpr std::uint32_t none = no_step;
-
-}  // namespace
 
 std::shared_ptr<const Plan> make_plan(schedule::Schedule source, std::uint32_t output_blocks) {
   auto plan = std::make_shared<Plan>();
@@ -39,7 +33,7 @@ std::shared_ptr<const Plan> make_plan(schedule::Schedule source, std::uint32_t o
   std::unordered_map<std::uint64_t, std::vector<std::uint32_t>> readers;
   // Per (peer, direction): the last message step, to chain the next one to it.
   std::unordered_map<std::int64_t, std::uint32_t> last_in_channel;
-  std::vector<std::uint32_t> output_writer(output_blocks, none);
+  std::vector<std::uint32_t> output_writer(output_blocks, no_step);
   auto key = [](Buffer buffer, std::uint32_t block) {
     return std::uint64_t{static_cast<std::uint8_t>(buffer)} << 32 | block;
   };
@@ -132,7 +126,7 @@ std::shared_ptr<const Plan> make_plan(schedule::Schedule source, std::uint32_t o
     }
   }
   for (std::uint32_t b = 0; b < output_blocks; ++b) {
-    if (output_writer[b] != none) {
+    if (output_writer[b] != no_step) {
       steps[output_writer[b]].final_output_blocks.push_back(b);
     }
   }

@@ -13,16 +13,8 @@
 
 namespace dash::comm::detail {
 
-namespace {
-
 using schedule::Action;
 using schedule::ActionKind;
-using schedule::BlockSet;
-using schedule::Buffer;
-
-constexpr std::uint32_t none = no_step;
-
-}  // namespace
 
 void Execution::Impl::run_in_rounds(ExecutionSetup s, const Group& g, int t) {
   bind(std::move(s), g, t);
@@ -53,24 +45,24 @@ void Execution::Impl::run_in_rounds(ExecutionSetup s, const Group& g, int t) {
 }
 
 bool Execution::Impl::exchanged_blocking(std::uint32_t first, std::uint32_t end) {
-  std::uint32_t send = none;
-  std::uint32_t receive = none;
+  std::uint32_t send = no_step;
+  std::uint32_t receive = no_step;
   for (std::uint32_t id = first; id < end; ++id) {
     const Action& action = *plan->steps[id].action;
     if (!action.is_message()) {
       continue;
     }
     std::uint32_t& slot = action.kind == ActionKind::send ? send : receive;
-    if (slot != none) {
+    if (slot != no_step) {
       return false;
     }
     slot = id;
   }
-  if (send == none && receive == none) {
+  if (send == no_step && receive == no_step) {
     return true;
   }
   const MPI_Comm comm = group->comm();
-  if (receive == none) {
+  if (receive == no_step) {
     const Message out = message_of(send);
     const int code = out.synchronous ? MPI_Ssend(out.base, out.count.count(), out.count.type(), out.peer, tag, comm)
                                      : MPI_Send(out.base, out.count.count(), out.count.type(), out.peer, tag, comm);
@@ -81,7 +73,7 @@ bool Execution::Impl::exchanged_blocking(std::uint32_t first, std::uint32_t end)
   MPI_Status status;
   int code = MPI_SUCCESS;
   const Message in = message_of(receive);
-  if (send == none) {
+  if (send == no_step) {
     code = MPI_Recv(in.base, in.count.count(), in.count.type(), in.peer, tag, comm, &status);
   } else {
     const Message out = message_of(send);
@@ -97,7 +89,7 @@ bool Execution::Impl::exchanged_blocking(std::uint32_t first, std::uint32_t end)
   // check_arrived judges the receive by its status: a message longer than the receive completes
   // it with MPI_ERR_TRUNCATE, any other error throws.
   status.MPI_ERROR = code;
-  check_arrived(receive, status, true, send == none ? "dash::comm engine: MPI_Recv" : "dash::comm engine: MPI_Sendrecv");
+  check_arrived(receive, status, true, send == no_step ? "dash::comm engine: MPI_Recv" : "dash::comm engine: MPI_Sendrecv");
   const Action& action = *plan->steps[receive].action;
   if (action.kind == ActionKind::receive_reduce) {
     combine_into(action, steps[receive].staging.data(), nullptr);
