@@ -26,10 +26,10 @@
 #include <dash/comm/detail/bulk_copy.hpp>
 #include <dash/comm/detail/collective_arena.hpp>
 #include <dash/comm/detail/mapped_memory.hpp>
-#include <dash/comm/environment.hpp>
 #include <dash/comm/exception.hpp>
 #include <dash/comm/locality.hpp>
 #include <dash/comm/mpi_call.hpp>
+#include <dash/comm/runtime.hpp>
 
 #include "collective_outcome.hpp"
 

@@ -1,11 +1,11 @@
 // The runtime environment (include/dash/comm/environment.hpp; docs/configuration.md, "Initialisation
 // and ownership of MPI").
 //
-// Map: Runtime, the process-wide state, and active_runtime; thread-level conversions; what init sets
-// before MPI starts (the one-sided components) and around it (error handlers on the predefined
-// communicators); init (MPI, the base communicator, then peer progress, table window, nodes, node
-// hierarchy, arena and progress thread) and finalize (the same in reverse); myid, size, barrier,
-// Environment; dash::comm's accessors of the runtime.
+// Map: thread-level conversions; what init sets before MPI starts (the one-sided components) and
+// around it (error handlers on the predefined communicators); init (MPI, the base communicator,
+// then peer progress, table window, nodes, node hierarchy, arena and progress thread) and finalize
+// (the same in reverse); barrier, Environment. The runtime state they set is runtime.cpp's, which
+// every other part reads: this file is the only one that knows every part.
 
 #include <cstdlib>
 #include <string>
@@ -16,7 +16,7 @@
 #include <dash/comm/detail/collective_arena.hpp>
 #include <dash/comm/detail/execution.hpp>
 #include <dash/comm/detail/node_hierarchy.hpp>
-#include <dash/comm/detail/table_window.hpp>
+#include <dash/comm/table_window.hpp>
 #include <dash/comm/environment.hpp>
 #include <dash/comm/exception.hpp>
 #include <dash/comm/locality.hpp>
@@ -26,49 +26,17 @@
 
 #include "engine/progress_thread.hpp"
 #include "log_identity.hpp"
+#include "runtime_state.hpp"
 
 namespace dash {
 
 namespace {
 
-enum class Phase { never_initialized, active, finalized };
+using comm::detail::active_runtime;
+using comm::detail::RuntimePhase;
+using Runtime = comm::detail::RuntimeState;
 
-// Process-wide runtime state. init/finalize are called from the main thread only (documented in
-// docs/configuration.md), so no lock is needed.
-struct Runtime {
-  Phase phase = Phase::never_initialized;
-  bool owns_mpi = false;
-  MPI_Comm comm = MPI_COMM_NULL;
-  int rank = -1;
-  int size = 0;
-  comm::ThreadLevel provided = comm::ThreadLevel::single;
-  comm::Config config;
-  unsigned generation = 0;  // initialisations so far
-  // The application's handlers of MPI_COMM_WORLD and MPI_COMM_SELF, restored by finalize.
-  MPI_Errhandler world_handler = MPI_ERRHANDLER_NULL;
-  MPI_Errhandler self_handler = MPI_ERRHANDLER_NULL;
-};
-
-Runtime& runtime() {
-  static Runtime state;
-  return state;
-}
-
-const Runtime& active_runtime(std::string_view function) {
-  const Runtime& state = runtime();
-  switch (state.phase) {
-    case Phase::active:
-      return state;
-    case Phase::never_initialized:
-      throw InvalidState(std::string(function) +
-                         ": the library is not initialised; call dash::init or create a "
-                         "dash::Environment first");
-    case Phase::finalized:
-      break;
-  }
-  throw InvalidState(std::string(function) +
-                     ": the library has been finalised (dash::finalize was called)");
-}
+Runtime& runtime() { return comm::detail::runtime_state(); }
 
 int to_mpi_thread_level(comm::ThreadLevel level) {
   switch (level) {
@@ -142,7 +110,7 @@ void init() { init(nullptr, nullptr); }
 
 void init(int* argc, char*** argv) {
   Runtime& state = runtime();
-  if (state.phase == Phase::active) {
+  if (state.phase == RuntimePhase::active) {
     throw InvalidState(
         "dash::init: the library is already initialised (dash::init was called twice without "
         "dash::finalize in between)");
@@ -205,7 +173,7 @@ void init(int* argc, char*** argv) {
   comm::check_mpi(MPI_Comm_size(comm, &size), "dash::init: MPI_Comm_size");
 
   ++state.generation;
-  state.phase = Phase::active;
+  state.phase = RuntimePhase::active;
   state.owns_mpi = owns_mpi;
   state.comm = comm;
   state.rank = rank;
@@ -226,7 +194,7 @@ void init(int* argc, char*** argv) {
             comm::to_string(provided_level), "'", owns_mpi ? "" : " (MPI initialised by the application)");
   try {
     comm::detail::open_peer_progress();
-    comm::detail::open_table_window(config.table_window_bytes);
+    comm::open_table_window(config.table_window_bytes);
     comm::detail::detect_nodes();
     comm::detail::open_node_hierarchy();
     comm::detail::open_collective_arena();
@@ -241,7 +209,7 @@ void init(int* argc, char*** argv) {
 
 void finalize() {
   Runtime& state = runtime();
-  if (state.phase != Phase::active) {
+  if (state.phase != RuntimePhase::active) {
     active_runtime("dash::finalize");
   }
   if (comm::detail::collectives_running()) {
@@ -251,16 +219,16 @@ void finalize() {
   comm::detail::stop_progress_thread();
   comm::detail::close_collective_arena();
   comm::detail::close_node_hierarchy();
-  comm::detail::close_table_window();
+  comm::close_table_window();
   comm::detail::close_peer_progress();
   int mpi_finalized = 0;
   MPI_Finalized(&mpi_finalized);
   if (mpi_finalized) {
-    state.phase = Phase::finalized;
+    state.phase = RuntimePhase::finalized;
     throw InvalidState(
         "dash::finalize: MPI was finalised before dash::finalize; call dash::finalize first");
   }
-  state.phase = Phase::finalized;
+  state.phase = RuntimePhase::finalized;
   comm::detail::clear_log_identity();
   restore_predefined_error_handlers(state);
   comm::check_mpi(MPI_Comm_free(&state.comm), "dash::finalize: MPI_Comm_free");
@@ -268,14 +236,6 @@ void finalize() {
     comm::check_mpi(MPI_Finalize(), "dash::finalize: MPI_Finalize");
   }
 }
-
-bool is_initialized() noexcept { return runtime().phase == Phase::active; }
-
-bool is_finalized() noexcept { return runtime().phase == Phase::finalized; }
-
-int myid() { return active_runtime("dash::myid").rank; }
-
-std::size_t size() { return static_cast<std::size_t>(active_runtime("dash::size").size); }
 
 void barrier() {
   comm::check_mpi(MPI_Barrier(active_runtime("dash::barrier").comm), "dash::barrier: MPI_Barrier");
@@ -292,21 +252,5 @@ Environment::~Environment() {
     comm::log(comm::LogLevel::error, "dash::Environment::~Environment: ", error.what());
   }
 }
-
-namespace comm {
-
-MPI_Comm base_comm() { return active_runtime("dash::comm::base_comm").comm; }
-
-ThreadLevel provided_thread_level() {
-  return active_runtime("dash::comm::provided_thread_level").provided;
-}
-
-bool owns_mpi() { return active_runtime("dash::comm::owns_mpi").owns_mpi; }
-
-const Config& config() { return active_runtime("dash::comm::config").config; }
-
-unsigned detail::runtime_generation() { return active_runtime("dash::comm::detail::runtime_generation").generation; }
-
-}  // namespace comm
 
 }  // namespace dash

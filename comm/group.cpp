@@ -4,10 +4,9 @@
 #include <string>
 #include <utility>
 
-#include <dash/comm/detail/execution.hpp>
-#include <dash/comm/environment.hpp>
 #include <dash/comm/exception.hpp>
 #include <dash/comm/group.hpp>
+#include <dash/comm/runtime.hpp>
 
 #include "group_state.hpp"
 
@@ -45,7 +44,7 @@ const Group& Group::world() {
   // the initialisation, not on the base communicator's handle, which MPI may hand out again.
   static std::unique_ptr<Group> group;
   static unsigned built_for = 0;
-  const unsigned generation = detail::runtime_generation();
+  const unsigned generation = runtime_generation();
   if (!group || built_for != generation) {
     group = std::make_unique<Group>(static_cast<int>(dash::size()), dash::myid(),
                                     std::make_shared<IdentityMap>(), world_tag_space());
@@ -107,13 +106,6 @@ int Group::base_rank(int group_rank) const {
                        "a rank in [0, " + std::to_string(state_->size) + ")");
   }
   return state_->map->to_base(group_rank);
-}
-
-int Group::next_tag() const {
-  const auto offset = static_cast<int>(state_->sequence++ % static_cast<unsigned long long>(state_->tags.count));
-  const int tag = state_->tags.first + offset;
-  detail::wait_until_tag_is_free(tag);  // the sequence wrapped onto a collective still running
-  return tag;
 }
 
 }  // namespace dash::comm

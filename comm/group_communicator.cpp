@@ -1,8 +1,8 @@
 #include <vector>
 
-#include <dash/comm/environment.hpp>
 #include <dash/comm/group_communicator.hpp>
 #include <dash/comm/mpi_call.hpp>
+#include <dash/comm/runtime.hpp>
 
 namespace dash::comm {
 

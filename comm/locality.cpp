@@ -7,11 +7,11 @@
 #endif
 
 #include <dash/comm/config.hpp>
-#include <dash/comm/environment.hpp>
 #include <dash/comm/exception.hpp>
 #include <dash/comm/locality.hpp>
 #include <dash/comm/mpi_call.hpp>
 #include <dash/comm/network.hpp>
+#include <dash/comm/runtime.hpp>
 
 namespace dash::comm {
 

@@ -6,9 +6,9 @@
 #include <dash/comm/config.hpp>
 #include <dash/comm/detail/collective_arena.hpp>
 #include <dash/comm/detail/node_hierarchy.hpp>
-#include <dash/comm/environment.hpp>
 #include <dash/comm/locality.hpp>
 #include <dash/comm/mpi_call.hpp>
+#include <dash/comm/runtime.hpp>
 
 namespace dash::comm::detail {
 

@@ -11,6 +11,7 @@
 #include <dash/comm/exception.hpp>
 #include <dash/comm/mpi_call.hpp>
 #include <dash/comm/node_window.hpp>
+#include <dash/comm/runtime.hpp>
 
 #include "collective_outcome.hpp"
 
@@ -84,8 +85,18 @@ void check_sizes(MPI_Comm comm, MPI_Comm node, std::size_t local_bytes) {
 NodeWindow::NodeWindow(MPI_Comm comm, std::size_t local_bytes, bool direct_access) : local_bytes_(local_bytes) {
   try {
     open(comm, direct_access);
-  } catch (...) {
+  } catch ([[maybe_unused]] const MpiError& error) {  // used with Open MPI 4 only
     release();  // a failed construction leaves no window or communicator behind
+#if defined(OMPI_MAJOR_VERSION) && OMPI_MAJOR_VERSION < 5
+    if (provided_thread_level() == ThreadLevel::multiple) {
+      throw InvalidState(std::string(error.what()) +
+                         " (Open MPI 4 has no correct one-sided component for windows under MPI_THREAD_MULTIPLE, "
+                         "which DASH_PROGRESS_THREAD=1 needs; see docs/configuration.md)");
+    }
+#endif
+    throw;
+  } catch (...) {
+    release();
     throw;
   }
 }

@@ -2,9 +2,9 @@
 
 #include <mpi.h>
 
-#include <dash/comm/environment.hpp>
 #include <dash/comm/mpi_call.hpp>
 #include <dash/comm/peer_progress.hpp>
+#include <dash/comm/runtime.hpp>
 
 namespace dash::comm {
 namespace {

@@ -3,14 +3,14 @@
 
 #include <mpi.h>
 
-#include <dash/comm/detail/table_window.hpp>
-#include <dash/comm/environment.hpp>
+#include <dash/comm/table_window.hpp>
 #include <dash/comm/exception.hpp>
 #include <dash/comm/mpi_call.hpp>
+#include <dash/comm/runtime.hpp>
 
 #include "collective_outcome.hpp"
 
-namespace dash::comm::detail {
+namespace dash::comm {
 
 struct TableWindow::State {
   MPI_Win window = MPI_WIN_NULL;
@@ -58,9 +58,10 @@ void open_table_window(std::size_t bytes_per_process) {
   MPI_Info_free(&info);
   // A member without the window cannot join its collective free: on a failure anywhere, the
   // members that hold one abandon it, and all unwind dash::init together.
-  if (!succeeded_on_every_member(status, base_comm())) {
-    throw_failed_on_some_member(status, "dash::init: MPI_Win_allocate (table window, DASH_TABLE_WINDOW_BYTES = " +
-                                            std::to_string(bytes_per_process) + ")");
+  if (!detail::succeeded_on_every_member(status, base_comm())) {
+    detail::throw_failed_on_some_member(
+        status, "dash::init: MPI_Win_allocate (table window, DASH_TABLE_WINDOW_BYTES = " +
+                    std::to_string(bytes_per_process) + ")");
   }
   check_mpi(MPI_Win_set_errhandler(opened->window, MPI_ERRORS_RETURN), "dash::init: MPI_Win_set_errhandler");
   check_mpi(MPI_Win_lock_all(MPI_MODE_NOCHECK, opened->window), "dash::init: MPI_Win_lock_all");
@@ -82,4 +83,4 @@ void close_table_window() {
   check_mpi(MPI_Win_free(&closing->window), "dash::finalize: MPI_Win_free");
 }
 
-}  // namespace dash::comm::detail
+}  // namespace dash::comm

@@ -8,10 +8,10 @@
 
 #include <mpi.h>
 
-#include <dash/comm/environment.hpp>
 #include <dash/comm/exception.hpp>
 #include <dash/comm/locality.hpp>
 #include <dash/comm/mpi_call.hpp>
+#include <dash/comm/runtime.hpp>
 
 namespace dash::comm {
 

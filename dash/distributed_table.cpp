@@ -1,6 +1,6 @@
 #include <cstring>
 
-#include <dash/comm/detail/table_window.hpp>
+#include <dash/comm/table_window.hpp>
 #include <dash/comm/environment.hpp>
 #include <dash/core/detail/distributed_table.hpp>
 
@@ -29,7 +29,7 @@ TableRow DistributedTableRanks::read_row(std::uint64_t item) const {
   const int holder = balanced_owner(table_->records, table_->holders, item);
   const BalancedSlice slice = balanced_slice(table_->records, table_->holders, holder);
   const std::uint64_t offset = table_->holder_offset(holder) + (item - slice.first) * sizeof(TableRow);
-  const auto window = comm::detail::TableWindow::current();
+  const auto window = comm::TableWindow::current();
   const int owner = table_->holder_base_rank(holder);
   TableRow row{};
   if (owner == dash::myid()) {

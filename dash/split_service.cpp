@@ -16,18 +16,15 @@
 #include <string>
 #include <utility>
 
-#include <mpi.h>
-
 #include <dash/comm/allgather.hpp>
 #include <dash/comm/allgatherv.hpp>
 #include <dash/comm/allreduce.hpp>
 #include <dash/comm/alltoallv.hpp>
-#include <dash/comm/detail/table_window.hpp>
+#include <dash/comm/table_window.hpp>
 #include <dash/comm/scan.hpp>
-#include <dash/comm/message_count.hpp>
+#include <dash/comm/point_to_point.hpp>
 #include <dash/comm/check.hpp>
 #include <dash/comm/exception.hpp>
-#include <dash/comm/mpi_call.hpp>
 #include <dash/core/detail/parallel_sort.hpp>
 #include <dash/core/detail/split_service.hpp>
 
@@ -38,33 +35,30 @@ namespace {
 constexpr const char* service = "dash::Team::split_by";
 
 // Every transfer of the collection has a size both sides know from n and the stage, so each is one
-// message: no count goes ahead of the records.
-void send_records(std::span<const SplitRecord> records, int peer, int tag, MPI_Comm comm) {
-  const comm::MessageCount bytes(records.size() * sizeof(SplitRecord), MPI_BYTE, service);
-  comm::check_mpi(MPI_Send(records.data(), bytes.count(), bytes.type(), peer, tag, comm),
-                  "dash::Team split: MPI_Send");
+// message: no count goes ahead of the records. Peers are group ranks.
+template <class T>
+void send_values(std::span<const T> values, const comm::Group& group, int peer, int tag) {
+  comm::send(values, group, peer, tag, service);
 }
 
-std::vector<SplitRecord> receive_records(std::size_t count, int peer, int tag, MPI_Comm comm) {
-  std::vector<SplitRecord> records(count);
-  const comm::MessageCount bytes(records.size() * sizeof(SplitRecord), MPI_BYTE, service);
-  comm::check_mpi(MPI_Recv(records.data(), bytes.count(), bytes.type(), peer, tag, comm, MPI_STATUS_IGNORE),
-                  "dash::Team split: MPI_Recv");
-  return records;
+template <class T>
+std::vector<T> receive_values(std::size_t count, const comm::Group& group, int peer, int tag) {
+  std::vector<T> values(count);
+  comm::receive(std::span<T>(values), group, peer, tag, service);
+  return values;
+}
+
+// One step of the recursive-doubling collection between `peer` and the caller: sends `mine` and
+// returns the peer's `incoming` records (both sides know the block sizes of every stage, so one
+// message each way).
+std::vector<SplitRecord> exchange_records(std::span<const SplitRecord> mine, std::size_t incoming,
+                                          const comm::Group& group, int peer, int tag) {
+  std::vector<SplitRecord> theirs(incoming);
+  comm::send_receive(mine, std::span<SplitRecord>(theirs), group, peer, tag, service);
+  return theirs;
 }
 
 }  // namespace
-
-std::vector<SplitRecord> exchange_records(std::span<const SplitRecord> mine, std::size_t incoming, int peer, int tag,
-                                          MPI_Comm comm) {
-  std::vector<SplitRecord> theirs(incoming);
-  const comm::MessageCount out(mine.size() * sizeof(SplitRecord), MPI_BYTE, service);
-  const comm::MessageCount in(theirs.size() * sizeof(SplitRecord), MPI_BYTE, service);
-  comm::check_mpi(MPI_Sendrecv(mine.data(), out.count(), out.type(), peer, tag, theirs.data(), in.count(), in.type(),
-                               peer, tag, comm, MPI_STATUS_IGNORE),
-                  "dash::Team split: MPI_Sendrecv");
-  return theirs;
-}
 
 std::vector<SplitRecord> merge_records(const std::vector<SplitRecord>& a, const std::vector<SplitRecord>& b) {
   std::vector<SplitRecord> result;
@@ -101,15 +95,14 @@ int doubling_size(int n) { return static_cast<int>(std::bit_floor(static_cast<un
 std::vector<SplitRecord> collect_block(const comm::Group& group, const SplitRecord& mine, int stages, int tag) {
   const int n = group.size();
   const int rank = group.rank();
-  const MPI_Comm comm = group.comm();
   const int m = doubling_size(n);
   std::vector<SplitRecord> table{mine};
   if (rank >= m) {
-    send_records(table, group.base_rank(rank - m), tag, comm);
+    send_values<SplitRecord>(table, group, rank - m, tag);
     return {};
   }
   if (rank + m < n) {
-    table = merge_records(table, receive_records(1, group.base_rank(rank + m), tag, comm));
+    table = merge_records(table, receive_values<SplitRecord>(1, group, rank + m, tag));
   }
   for (int stage = 0; stage < stages; ++stage) {
     const int width = 1 << stage;
@@ -117,7 +110,7 @@ std::vector<SplitRecord> collect_block(const comm::Group& group, const SplitReco
     // The partner's block: `width` members from its aligned start, plus those folded into them.
     const int first = partner & ~(width - 1);
     const auto incoming = static_cast<std::size_t>(width + std::clamp(n - m - first, 0, width));
-    table = merge_records(table, exchange_records(table, incoming, group.base_rank(partner), tag, comm));
+    table = merge_records(table, exchange_records(table, incoming, group, partner, tag));
   }
   return table;
 }
@@ -129,10 +122,10 @@ std::vector<SplitRecord> share_with_folded(const comm::Group& group, std::vector
   const int rank = group.rank();
   const int m = doubling_size(n);
   if (rank >= m) {
-    return receive_records(static_cast<std::size_t>(n), group.base_rank(rank - m), tag, group.comm());
+    return receive_values<SplitRecord>(static_cast<std::size_t>(n), group, rank - m, tag);
   }
   if (rank + m < n) {
-    send_records(table, group.base_rank(rank + m), tag, group.comm());
+    send_values<SplitRecord>(table, group, rank + m, tag);
   }
   return table;
 }
@@ -172,7 +165,6 @@ std::vector<SplitRecord> parallel_sort_table(const comm::Group& parent, const Sp
   peak_rows = std::max(peak_rows, table.size());
   return table;
 }
-
 
 // Color runs at the ends of a sorter's slice, combined along the sorters by a scan: the color of
 // the last run and where that run starts (reading forward) or ends (reading backward).
@@ -214,21 +206,6 @@ public:
 private:
   comm::Group group_;
 };
-
-template <class T>
-void send_values(const std::vector<T>& values, int peer, int tag, MPI_Comm comm) {
-  const comm::MessageCount bytes(values.size() * sizeof(T), MPI_BYTE, service);
-  comm::check_mpi(MPI_Send(values.data(), bytes.count(), bytes.type(), peer, tag, comm), "dash::Team split: MPI_Send");
-}
-
-template <class T>
-std::vector<T> receive_values(std::size_t count, int peer, int tag, MPI_Comm comm) {
-  std::vector<T> values(count);
-  const comm::MessageCount bytes(count * sizeof(T), MPI_BYTE, service);
-  comm::check_mpi(MPI_Recv(values.data(), bytes.count(), bytes.type(), peer, tag, comm, MPI_STATUS_IGNORE),
-                  "dash::Team split: MPI_Recv");
-  return values;
-}
 
 // Sends values[k] to member k of `group` (any number each); returns what arrived, by source.
 template <class T>
@@ -289,22 +266,12 @@ std::unique_ptr<TableRows> hand_rows_to_holders(const comm::Group& parent, const
                                                 std::unique_ptr<TableRows> own) {
   const auto n = static_cast<std::uint64_t>(parent.size());
   const int me = parent.rank();
-  const MPI_Comm comm = parent.comm();
-  std::vector<MPI_Request> requests;
-  std::vector<comm::MessageCount> counts;  // alive until the requests complete
-  const auto describe = [&](std::uint64_t rows) -> const comm::MessageCount& {
-    requests.push_back(MPI_REQUEST_NULL);
-    return counts.emplace_back(rows * sizeof(TableRow), MPI_BYTE, service);
-  };
+  comm::PendingMessages messages;
   const auto receive = [&](TableRow* into, std::uint64_t rows, int peer) {
-    const comm::MessageCount& bytes = describe(rows);
-    comm::check_mpi(MPI_Irecv(into, bytes.count(), bytes.type(), parent.base_rank(peer), tag, comm, &requests.back()),
-                    "dash::Team split: MPI_Irecv");
+    messages.start_receive(std::span<TableRow>(into, rows), parent, peer, tag, service);
   };
   const auto send = [&](const TableRow* from, std::uint64_t rows, int peer) {
-    const comm::MessageCount& bytes = describe(rows);
-    comm::check_mpi(MPI_Isend(from, bytes.count(), bytes.type(), parent.base_rank(peer), tag, comm, &requests.back()),
-                    "dash::Team split: MPI_Isend");
+    messages.start_send(std::span<const TableRow>(from, rows), parent, peer, tag, service);
   };
   const int group = me % layout.stride;
   const int index = me / layout.stride;
@@ -312,7 +279,7 @@ std::unique_ptr<TableRows> hand_rows_to_holders(const comm::Group& parent, const
     const BalancedSlice rows = balanced_slice(n, layout.holders, index);
     assert_that(own && own->bytes() == rows.count * sizeof(TableRow),
                 "dash::Team::split_by: the rows reserved before the split are the rows the caller holds");
-    auto* held = reinterpret_cast<TableRow*>(comm::detail::TableWindow::current().local().data() + own->offset());
+    auto* held = reinterpret_cast<TableRow*>(comm::TableWindow::current().local().data() + own->offset());
     const int feeder = group % sort_stride;
     const int last = balanced_owner(n, sorters, rows.first + rows.count - 1);
     for (int sorter = balanced_owner(n, sorters, rows.first); sorter <= last; ++sorter) {
@@ -343,8 +310,7 @@ std::unique_ptr<TableRows> hand_rows_to_holders(const comm::Group& parent, const
       }
     }
   }
-  comm::check_mpi(MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE),
-                  "dash::Team split: MPI_Waitall");
+  messages.wait();
   return own;
 }
 
@@ -360,7 +326,6 @@ SplitResult parallel_sort_distributed(const comm::Group& parent, std::shared_ptr
   const int stride = 1 << stages;
   const int tag = parent.next_tag();
   const int rows_tag = parent.next_tag();
-  const MPI_Comm comm = parent.comm();
   std::vector<SplitRecord> block = collect_block(parent, mine, stages, tag);
   auto table = std::make_shared<SplitTable>();
   table->records = static_cast<std::uint64_t>(n);
@@ -451,21 +416,21 @@ SplitResult parallel_sort_distributed(const comm::Group& parent, std::shared_ptr
       std::vector<Answer> its_answer;
       std::copy_if(answers.begin(), answers.end(), std::back_inserter(its_answer),
                    [&](const Answer& answer) { return answer.owner == folded; });
-      const int peer = parent.base_rank(folded);
-      send_values(std::vector<std::uint64_t>{its_answer.size()}, peer, tag, comm);
-      send_values(its_answer, peer, tag, comm);
+      const std::uint64_t count = its_answer.size();
+      send_values(std::span<const std::uint64_t>(&count, 1), parent, folded, tag);
+      send_values<Answer>(its_answer, parent, folded, tag);
     }
   } else {
-    const int peer = parent.base_rank(parent.rank() - m);
-    const std::size_t count = receive_values<std::uint64_t>(1, peer, tag, comm)[0];
-    answers = receive_values<Answer>(count, peer, tag, comm);
+    const int peer = parent.rank() - m;
+    const std::size_t count = receive_values<std::uint64_t>(1, parent, peer, tag)[0];
+    answers = receive_values<Answer>(count, parent, peer, tag);
   }
 
   // The rows go to their holders, and the caller's table group learns where they are.
   table->own_rows =
       hand_rows_to_holders(parent, layout, p, stride, sorted_rows, sorted_first, rows_tag, std::move(reserved_rows));
   result.peak_rows = std::max(result.peak_rows, sorted_rows.size() + table->rows_held());
-  comm::detail::TableWindow::current().publish();
+  comm::TableWindow::current().publish();
   const int members = (n - table->group_first + layout.stride - 1) / layout.stride;
   const auto table_members = std::make_shared<StridedMembers>(parent, table->group_first, layout.stride);
   const comm::Group table_group(members, parent.rank() / layout.stride, table_members, table_tags);
@@ -530,7 +495,7 @@ void throw_no_room_for_table(const comm::Group& parent, int member, const TableR
   const bool named = parent.rank() == member;
   const std::array<std::uint64_t, 3> known{
       named ? mine.row_count : 0, named ? mine.bytes_in_use : 0,
-      named ? static_cast<std::uint64_t>(comm::detail::TableWindow::current().local().size()) : 0};
+      named ? static_cast<std::uint64_t>(comm::TableWindow::current().local().size()) : 0};
   std::array<std::uint64_t, 3> theirs{};
   comm::allreduce(known, theirs, dash::max{}, parent);
   const auto [rows, in_use, window_bytes] = theirs;

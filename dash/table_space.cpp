@@ -1,8 +1,6 @@
 #include <string>
 
-#include <mpi.h>
-
-#include <dash/comm/detail/table_window.hpp>
+#include <dash/comm/table_window.hpp>
 #include <dash/comm/environment.hpp>
 #include <dash/comm/exception.hpp>
 #include <dash/core/detail/table_space.hpp>
@@ -20,9 +18,9 @@ std::size_t aligned(std::size_t bytes) { return (bytes + alignment - 1) / alignm
 std::shared_ptr<TableSpace> TableSpace::current() {
   static std::shared_ptr<TableSpace> space;
   static unsigned built_for = 0;  // the initialisation (a reused communicator handle would not tell)
-  const unsigned generation = comm::detail::runtime_generation();
+  const unsigned generation = comm::runtime_generation();
   if (!space || built_for != generation) {
-    space = std::make_shared<TableSpace>(comm::detail::TableWindow::current().local().size());
+    space = std::make_shared<TableSpace>(comm::TableWindow::current().local().size());
     built_for = generation;
   }
   return space;

@@ -3,12 +3,9 @@
 #include <memory>
 #include <string>
 
-#include <mpi.h>
-
 #include <dash/comm/allreduce.hpp>
 #include <dash/comm/environment.hpp>
 #include <dash/comm/exception.hpp>
-#include <dash/comm/mpi_call.hpp>
 #include <dash/core/detail/tag_blocks.hpp>
 
 namespace dash::detail {
@@ -28,13 +25,9 @@ TagBlockLayout TagBlockLayout::for_range(int first_free_tag, int tag_upper_bound
 std::shared_ptr<TagBlocks> TagBlocks::current() {
   static std::shared_ptr<TagBlocks> blocks;
   static unsigned built_for = 0;  // the initialisation (a reused communicator handle would not tell)
-  const unsigned generation = comm::detail::runtime_generation();
+  const unsigned generation = comm::runtime_generation();
   if (!blocks || built_for != generation) {
-    const MPI_Comm comm = comm::base_comm();
-    int* upper_bound = nullptr;
-    int found = 0;
-    comm::check_mpi(MPI_Comm_get_attr(comm, MPI_TAG_UB, &upper_bound, &found), "dash::Team: MPI_Comm_get_attr");
-    const int tag_ub = found != 0 && upper_bound != nullptr ? *upper_bound : 32767;
+    const int tag_ub = comm::tag_upper_bound();
     const comm::TagSpace world = comm::Group::world_tag_space();
     blocks = std::make_shared<TagBlocks>(TagBlockLayout::for_range(world.first + world.count, tag_ub));
     built_for = generation;

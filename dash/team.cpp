@@ -12,16 +12,13 @@
 #include <string>
 #include <utility>
 
-#include <mpi.h>
-
 #include <dash/comm/allreduce.hpp>
 #include <dash/comm/barrier.hpp>
-#include <dash/comm/detail/group_paths.hpp>
-#include <dash/comm/mpi_call.hpp>
 #include <dash/comm/environment.hpp>
 #include <dash/comm/exception.hpp>
 #include <dash/comm/group_communicator.hpp>
 #include <dash/comm/locality.hpp>
+#include <dash/comm/team_paths.hpp>
 #include <dash/core/detail/split_service.hpp>
 #include <dash/core/detail/tag_blocks.hpp>
 #include <dash/core/team.hpp>
@@ -40,7 +37,7 @@ struct Team::Membership {
 namespace {
 
 // The last tags of a team's block go to the rails of its hierarchical collectives (a chunk's tag
-// follows from its ticket, and a few tickets are in flight at a time: detail/group_paths.hpp).
+// follows from its ticket, and a few tickets are in flight at a time: dash/comm/team_paths.hpp).
 constexpr int rail_tags = 64;
 static_assert(detail::TagBlockLayout::min_block_tags - rail_tags >= 128, "a team keeps most of its block");
 
@@ -62,7 +59,7 @@ Team::Team(Team* parent, Membership membership)
   group_ = std::make_unique<comm::Group>(membership.size, membership.rank, ranks_,
                                          comm::TagSpace{block.first, block.count - rail_tags});
   // Collective over the new team: its arena channel and hierarchy, agreed by its members.
-  comm::detail::open_team_paths(
+  comm::open_team_paths(
       *group_, [ranks = ranks_](int base) { return ranks->from_base(base); },
       comm::TagSpace{block.first + block.count - rail_tags, rail_tags});
 }
@@ -80,7 +77,7 @@ void Team::release() noexcept {
   // Released teams are freed (after their barrier) or children of a freed parent (after its), so
   // no member reads this process's part of the channel any more.
   if (group_) {
-    comm::detail::release_team_paths(*group_);
+    comm::release_team_paths(*group_);
   }
   group_.reset();
   ranks_.reset();
@@ -103,7 +100,7 @@ std::unique_ptr<Team> Team::make_all() {
 Team& Team::All() {
   static std::unique_ptr<Team> all;
   static unsigned built_for = 0;  // the initialisation (a reused communicator handle would not tell)
-  const unsigned generation = comm::detail::runtime_generation();
+  const unsigned generation = comm::runtime_generation();
   if (!all || built_for != generation) {
     all = make_all();
     built_for = generation;
@@ -309,7 +306,7 @@ void Team::free() {
 }
 
 bool Team::runs_in_arena() const noexcept {
-  if (group_ && comm::detail::arena_channel_busy(*group_)) {
+  if (group_ && comm::team_channel_busy(*group_)) {
     return true;
   }
   return std::any_of(children_.begin(), children_.end(),

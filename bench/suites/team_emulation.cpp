@@ -2,7 +2,7 @@
 // at P = 2. One split of n simulated processes into one team with random keys (Sack 2011's
 // workload), each variant of the team-split service replayed by two real processes that exchange,
 // merge and sort exactly what one simulated process does at every stage, with the library's own
-// pieces: its collection step (detail::exchange_records, detail::merge_records), its parallel sort
+// pieces: its collection step (one exchange of records each way, detail::merge_records), its parallel sort
 // (detail::parallel_sort, real at p = 2), its splitter search (detail::SplitterSearch) and its run
 // merge (detail::RunMergeTree). Contention is not modelled, as in Sack 2011. The baseline of every
 // case is the conventional algorithm, so ratios are speed-ups over what MPI libraries do.
@@ -372,8 +372,8 @@ private:
       const auto exchange_start = Clock::now();
       // Both simulated partners hold a block of 2^stage records (n is a power of two).
       const std::vector<SplitRecord>& mine = to_partner_[static_cast<std::size_t>(stage)];
-      const std::vector<SplitRecord> theirs =
-          detail::exchange_records(mine, mine.size(), wire_->peer(), Wire::tag, comm_);
+      std::vector<SplitRecord> theirs(mine.size());
+      wire_->exchange(mine.data(), theirs.data(), mine.size() * sizeof(SplitRecord));
       phases.collect_comm += seconds_since(exchange_start);
       table = detail::merge_records(table, theirs);
     }

@@ -3,6 +3,7 @@
 
 #include <string_view>
 
+#include <dash/comm/detail/launch.hpp>
 #include <dash/comm/options.hpp>
 
 #include "arena_run.hpp"

@@ -6,7 +6,7 @@
 
 #include <dash/comm/config.hpp>
 #include <dash/comm/cost_model.hpp>
-#include <dash/comm/environment.hpp>
+#include <dash/comm/runtime.hpp>
 
 namespace dash::comm::detail {
 

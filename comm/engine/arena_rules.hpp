@@ -1,7 +1,8 @@
 #pragma once
-// Internal: the arena runs' chunking rules (shared_memory_run.hpp): which ring a run's chunks take
-// (slots, lines, packed entries), where a slice for another process lies, and when the others'
-// buffers are read in place.
+// Internal: the arena runs' rules (shared_memory_run.hpp), which selection prices by as well: the
+// collectives the arena serves, how long a run's chunks are, which ring they take (slots, lines,
+// packed entries), where a slice for another process lies, and when the others' buffers are read
+// in place. arena_rules.cpp holds the longer ones.
 
 #include <algorithm>
 #include <cstddef>
@@ -9,9 +10,42 @@
 
 #include <dash/comm/detail/collective_arena.hpp>
 
-#include "shared_memory_run.hpp"
+#include "shared_memory_call.hpp"
 
 namespace dash::comm::detail {
+
+// The collectives the arena serves, and those of them that run hierarchically on several nodes.
+bool runs_in_shared_memory(Coll collective) noexcept;
+bool runs_hierarchically(Coll collective) noexcept;
+
+// Elements per chunk of a single node's call of `size` processes that read each other's buffers in
+// place (one copy with process_vm_readv instead of staging each chunk in the arena), or 0 if it
+// stages: allgather and alltoall from 16 KiB per contribution unless their output streams
+// (streams_output), bcast from 16 KiB to 4 MiB, where the arena allows cross-memory reads and
+// writes. An in-place broadcast's root writes 1/k of each chunk into the readers' outputs while they
+// read the rest. A staged broadcast keeps the root copying while the others copy out: with the
+// cores near each other that wins from 4 MiB, with them farther apart staging through the cache
+// lost to reading in place (staged slots are now streamed there: detail/slot_write_choice.hpp);
+// measurements in docs/collectives.md, "Shared-memory collectives".
+std::size_t in_place_chunk_elements(Coll collective, std::size_t bytes, std::size_t element_size, int size) noexcept;
+
+// Whether a single node's call of `size` processes with contributions of `bytes` writes its output
+// with streaming stores: allgather, alltoall and bcast whose output per process reaches
+// DASH_STREAMING_STORE_BYTES, and broadcasts too long to read in place (docs/collectives.md,
+// "Streaming stores", which has the measurements). Such calls stage.
+bool streams_output(Coll collective, std::size_t bytes, int size) noexcept;
+
+// Elements of a contribution one chunk may hold, for a group of `size` processes (0: an element
+// does not fit a slot).
+std::size_t shared_memory_chunk_elements(Coll collective, int size, std::size_t element_size) noexcept;
+// The same for a hierarchical run on `nodes` nodes.
+std::size_t hierarchical_chunk_elements(Coll collective, int nodes, std::size_t element_size) noexcept;
+
+// Hierarchical allreduce and reduce: how many of a node's `node_size` members carry a piece of a
+// chunk of `bytes` across the rails, each piece at least alpha_net / beta_net bytes of the cost
+// model long (20000 B by default: where a message's time on the network reaches its start-up),
+// and at least one.
+int rail_pieces(std::size_t bytes, int node_size) noexcept;
 
 inline constexpr std::uint64_t slot_count = CollectiveArena::slot_count;
 

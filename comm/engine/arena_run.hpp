@@ -19,7 +19,6 @@
 
 #include <dash/comm/detail/collective_arena.hpp>
 #include <dash/comm/detail/execution.hpp>
-#include <dash/comm/detail/launch.hpp>
 #include <dash/comm/detail/streaming_copy.hpp>
 #include <dash/comm/detail/bulk_copy.hpp>
 #include <dash/comm/detail/mapped_memory.hpp>

@@ -4,7 +4,7 @@
 
 #include <memory>
 
-#include <dash/comm/detail/launch.hpp>
+#include <dash/comm/detail/collective_call.hpp>
 #include <dash/comm/group.hpp>
 #include <dash/comm/options.hpp>
 #include <dash/comm/uniform_check.hpp>

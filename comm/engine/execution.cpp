@@ -5,7 +5,8 @@
 // round, the candidate heap (pump, try_start), completions (on_completed, progress, exchange), the
 // progress thread's share; then the process's live and idle states, progress of the others
 // (progress_all_collectives, wait_until_tag_is_free, collectives_running) and the Execution
-// handle. Messages are execution_messages.cpp's, the round-by-round runner round_runner.cpp's.
+// handle; last Group::next_tag, which waits for its tag to come free. Messages are
+// execution_messages.cpp's, the round-by-round runner round_runner.cpp's.
 
 #include <algorithm>
 #include <cstring>
@@ -31,8 +32,9 @@
 #include <dash/comm/message_count.hpp>
 #include <dash/comm/mpi_call.hpp>
 
+#include "../group_state.hpp"
 #include "execution_state.hpp"
-#include "plan.hpp"
+#include "plan_steps.hpp"
 #include "progress_thread.hpp"
 
 namespace dash::comm::detail {
@@ -502,3 +504,16 @@ std::optional<std::uint32_t> Execution::next_arrival() {
 }
 
 }  // namespace dash::comm::detail
+
+namespace dash::comm {
+
+// Defined beside the engine it waits for: the group, below the engine, only holds the sequence.
+int Group::next_tag() const {
+  State& state = detail::GroupAccess::state(*this);
+  const auto offset = static_cast<int>(state.sequence++ % static_cast<unsigned long long>(state.tags.count));
+  const int tag = state.tags.first + offset;
+  detail::wait_until_tag_is_free(tag);  // the sequence wrapped onto a collective still running
+  return tag;
+}
+
+}  // namespace dash::comm

@@ -23,7 +23,7 @@
 #include <dash/comm/message_count.hpp>
 #include <dash/comm/schedule/schedule.hpp>
 
-#include "plan.hpp"
+#include "plan_steps.hpp"
 #include "progress_thread.hpp"
 
 namespace dash::comm::detail {

@@ -23,8 +23,8 @@
 #include <dash/comm/detail/group_paths.hpp>
 #include <dash/comm/detail/launch.hpp>
 #include <dash/comm/detail/node_hierarchy.hpp>
-#include <dash/comm/environment.hpp>
 #include <dash/comm/exception.hpp>
+#include <dash/comm/runtime.hpp>
 
 #include "../group_state.hpp"
 #include "../selection/call_facts.hpp"
@@ -275,15 +275,6 @@ bool ran_alone(const CollectiveCall& call, const Options& options) {
 }
 
 }  // namespace
-
-CollectiveCall make_call(std::string_view function, Coll collective, int root, bool commutative) {
-  CollectiveCall call;
-  call.function = function;
-  call.collective = collective;
-  call.root = root;
-  call.commutative = commutative;
-  return call;
-}
 
 Launched launch(const CollectiveCall& call, const Group& group, const Options& options) {
   const Prepared prepared = prepare(call, group, options);

@@ -11,7 +11,7 @@
 #include <utility>
 
 #include <dash/comm/cartesian_grid.hpp>
-#include <dash/comm/detail/execution.hpp>
+#include <dash/comm/detail/plan.hpp>
 #include <dash/comm/schedule/collective.hpp>
 
 #include "../selection/registry.hpp"

@@ -15,13 +15,12 @@
 #include <dash/comm/config.hpp>
 #include <dash/comm/detail/bulk_copy.hpp>
 #include <dash/comm/detail/collective_arena.hpp>
-#include <dash/comm/detail/launch.hpp>
 #include <dash/comm/detail/mapped_memory.hpp>
 #include <dash/comm/detail/slot_write_choice.hpp>
 #include <dash/comm/detail/streaming_copy.hpp>
-#include <dash/comm/environment.hpp>
 #include <dash/comm/exception.hpp>
 #include <dash/comm/peer_progress.hpp>
+#include <dash/comm/runtime.hpp>
 
 #include "arena_run.hpp"
 #include "shared_memory_run.hpp"

@@ -42,66 +42,11 @@
 #include <memory>
 
 #include <dash/comm/detail/execution.hpp>
-#include <dash/comm/group.hpp>
-#include <dash/comm/schedule/collective.hpp>
 #include <dash/comm/uniform_check.hpp>
 
+#include "shared_memory_call.hpp"
+
 namespace dash::comm::detail {
-
-struct SharedMemoryCall {
-  Coll collective = Coll::allreduce;
-  int root = 0;
-  std::size_t element_size = 1;
-  std::size_t elements = 0;    // per contribution
-  std::uint32_t segments = 1;  // chunks per contribution
-  const std::byte* input = nullptr;
-  std::byte* output = nullptr;
-  Reduction reduction;
-  bool replicated = false;  // allreduce: every process combines whole chunks
-  // Several nodes (detail/group_paths.hpp): the run works in the channel of the group's members
-  // on the caller's node, and each chunk crosses the nodes on the caller's `rail`. Allreduce
-  // (reduce): each member's combined piece of the chunk is allreduced (reduced to the root's node)
-  // there; bcast and reduce: `root` is the root's node rank, `rail_root` its node; bcast's node
-  // roots broadcast each chunk on their rail before staging it.
-  bool hierarchical = false;
-  int rail_root = 0;
-  const Group* rail = nullptr;
-  // The group's arena channel (detail/group_paths.hpp): its members on the caller's node.
-  ArenaChannel* channel = nullptr;
-};
-
-// The collectives the arena serves, and those of them that run hierarchically on several nodes.
-bool runs_in_shared_memory(Coll collective) noexcept;
-bool runs_hierarchically(Coll collective) noexcept;
-
-// Elements per chunk of a single node's call of `size` processes that read each other's buffers in
-// place (one copy with process_vm_readv instead of staging each chunk in the arena), or 0 if it
-// stages: allgather and alltoall from 16 KiB per contribution unless their output streams
-// (streams_output), bcast from 16 KiB to 4 MiB, where the arena allows cross-memory reads and
-// writes. An in-place broadcast's root writes 1/k of each chunk into the readers' outputs while they
-// read the rest. A staged broadcast keeps the root copying while the others copy out: with the
-// cores near each other that wins from 4 MiB, with them farther apart staging through the cache
-// lost to reading in place (staged slots are now streamed there: detail/slot_write_choice.hpp);
-// measurements in docs/collectives.md, "Shared-memory collectives".
-std::size_t in_place_chunk_elements(Coll collective, std::size_t bytes, std::size_t element_size, int size) noexcept;
-
-// Whether a single node's call of `size` processes with contributions of `bytes` writes its output
-// with streaming stores: allgather, alltoall and bcast whose output per process reaches
-// DASH_STREAMING_STORE_BYTES, and broadcasts too long to read in place (docs/collectives.md,
-// "Streaming stores", which has the measurements). Such calls stage.
-bool streams_output(Coll collective, std::size_t bytes, int size) noexcept;
-
-// Elements of a contribution one chunk may hold, for a group of `size` processes (0: an element
-// does not fit a slot).
-std::size_t shared_memory_chunk_elements(Coll collective, int size, std::size_t element_size) noexcept;
-// The same for a hierarchical run on `nodes` nodes.
-std::size_t hierarchical_chunk_elements(Coll collective, int nodes, std::size_t element_size) noexcept;
-
-// Hierarchical allreduce and reduce: how many of a node's `node_size` members carry a piece of a
-// chunk of `bytes` across the rails, each piece at least alpha_net / beta_net bytes of the cost
-// model long (20000 B by default: where a message's time on the network reaches its start-up),
-// and at least one.
-int rail_pieces(std::size_t bytes, int node_size) noexcept;
 
 // Starts the call in call.channel; the channel's counters order it after the collectives its group
 // started there before. `argument_check` (or null) must pass before the run counts as complete.

@@ -5,8 +5,8 @@
 
 #include <dash/comm/detail/group_paths.hpp>
 #include <dash/comm/detail/node_hierarchy.hpp>
-#include <dash/comm/environment.hpp>
 #include <dash/comm/locality.hpp>
+#include <dash/comm/runtime.hpp>
 
 namespace dash::comm::selection {
 

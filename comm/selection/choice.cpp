@@ -12,9 +12,9 @@
 #include <utility>
 
 #include <dash/comm/cost_model.hpp>
-#include <dash/comm/environment.hpp>
 #include <dash/comm/exception.hpp>
 #include <dash/comm/network.hpp>
+#include <dash/comm/runtime.hpp>
 
 #include "pricing.hpp"
 

@@ -8,8 +8,8 @@
 #include <dash/comm/detail/collective_arena.hpp>
 #include <dash/comm/detail/group_paths.hpp>
 #include <dash/comm/detail/node_hierarchy.hpp>
-#include <dash/comm/environment.hpp>
 #include <dash/comm/network.hpp>
+#include <dash/comm/runtime.hpp>
 #include <dash/comm/selection.hpp>
 
 #include "call_facts.hpp"

@@ -7,11 +7,11 @@
 #include <string>
 
 #include <dash/comm/detail/node_hierarchy.hpp>
-#include <dash/comm/environment.hpp>
 #include <dash/comm/exception.hpp>
 #include <dash/comm/network_cost.hpp>
+#include <dash/comm/runtime.hpp>
 
-#include "../engine/shared_memory_run.hpp"
+#include "../engine/arena_rules.hpp"
 
 namespace dash::comm::selection {
 

@@ -33,7 +33,7 @@
 #include <dash/comm/schedule/scatter.hpp>
 #include <dash/comm/selection.hpp>
 
-#include "../engine/shared_memory_run.hpp"
+#include "../engine/arena_rules.hpp"
 
 namespace dash::comm::selection {
 

@@ -12,6 +12,7 @@
 #include <mpi.h>
 
 #include <dash/comm/detail/execution.hpp>
+#include <dash/comm/detail/plan.hpp>
 #include <dash/comm/group.hpp>
 #include <dash/comm/schedule/reduce_scatter.hpp>
 #include <dash/comm/schedule/schedule.hpp>

@@ -12,11 +12,7 @@
 // MPI_Finalize and the library cannot be initialised again in that process; when the application
 // owns MPI, init/finalize may be repeated while MPI is alive.
 
-#include <cstddef>
-
-#include <mpi.h>
-
-#include <dash/comm/config.hpp>
+#include <dash/comm/runtime.hpp>
 
 namespace dash {
 
@@ -27,13 +23,8 @@ void init();
 // dash::init initialised MPI.
 void finalize();
 
-bool is_initialized() noexcept;
-// True once dash::finalize has run and the library has not been initialised again since.
-bool is_finalized() noexcept;
+// is_initialized, is_finalized, myid, size: runtime.hpp.
 
-// This process's rank in MPI_COMM_WORLD and the number of processes.
-int myid();
-std::size_t size();
 // Collective over all processes; latency ~ ceil(log2 P) message rounds, no payload.
 void barrier();
 
@@ -51,23 +42,4 @@ public:
 
 }  // namespace dash
 
-namespace dash::comm {
-
-// The library's own duplicate of MPI_COMM_WORLD (MPI_ERRORS_RETURN).
-MPI_Comm base_comm();
-// The thread support MPI actually provides.
-ThreadLevel provided_thread_level();
-// True when dash::init called MPI_Init_thread (and dash::finalize will call MPI_Finalize).
-bool owns_mpi();
-// The configuration read by dash::init.
-const Config& config();
-
-namespace detail {
-
-// Which initialisation of the library is running (1 for the first; an application that owns MPI
-// may finalise and initialise dash again): caches of what one run decided compare it.
-unsigned runtime_generation();
-
-}  // namespace detail
-
-}  // namespace dash::comm
+// dash::comm::base_comm, provided_thread_level, owns_mpi, config: runtime.hpp.

@@ -9,15 +9,35 @@
 //
 // Construction and destruction are collective over the communicator. Cost: two windows and one
 // node communicator per object, plus one pointer per member of the communicator.
+//
+// The one-sided operations (the layers above call no MPI): transfers through the RMA window with a
+// request each (RmaRequest), for one range or for many pieces of one member's memory at once, and
+// atomics on one element, complete at the target when they return. Ranks are the communicator's,
+// offsets bytes into the member's memory; `function` names the caller in errors.
 
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <string_view>
 #include <vector>
 
 #include <mpi.h>
 
+#include <dash/comm/mpi_datatype.hpp>
+#include <dash/comm/rma_request.hpp>
+
 namespace dash::comm {
+
+// A piece of a scattered transfer: `bytes` at byte `offset` of the target member's memory, to or
+// from the caller's buffer at `local`.
+struct RmaPiece {
+  std::size_t offset = 0;
+  std::byte* local = nullptr;
+  std::size_t bytes = 0;
+};
+
+// The operations of NodeWindow::fetch_and_op (MPI's predefined operations of these names).
+enum class AtomicOp { no_op, replace, sum, bit_and, bit_or, bit_xor };
 
 class NodeWindow {
 public:
@@ -47,7 +67,46 @@ public:
   // call before and after the synchronisation that orders them (e.g. a barrier).
   void sync() const;
 
+  // `bytes` at byte `offset` of member `rank`'s memory, through the RMA window; the buffer must
+  // stay valid until the request completed. Any size (MessageCount).
+  RmaRequest start_get(int rank, std::size_t offset, void* out, std::size_t bytes, std::string_view function) const;
+  RmaRequest start_put(int rank, std::size_t offset, const void* in, std::size_t bytes,
+                       std::string_view function) const;
+  // One transfer for many pieces of `rank`'s memory (indexed datatypes on both sides): one
+  // operation per member, not per piece. At most int_count_limit() pieces of at most
+  // int_count_limit() bytes each.
+  RmaRequest start_get(int rank, std::span<const RmaPiece> pieces, std::string_view function) const;
+  RmaRequest start_put(int rank, std::span<const RmaPiece> pieces, std::string_view function) const;
+
+  // Atomics on the element of type T at byte `offset` of `rank`'s memory, atomic against every
+  // other atomic on it, and complete at the target when they return (flushed).
+  // fetch_and_op combines `operand` into the element and returns what it held.
+  template <MpiArithmetic T>
+  T fetch_and_op(int rank, std::size_t offset, T operand, AtomicOp op, std::string_view function) const {
+    T previous{};
+    fetch_and_op_bytes(rank, offset, &operand, &previous, mpi_datatype<T>(), op, function);
+    return previous;
+  }
+  template <MpiArithmetic T>
+  void atomic_store(int rank, std::size_t offset, T value, std::string_view function) const {
+    atomic_store_bytes(rank, offset, &value, mpi_datatype<T>(), function);
+  }
+  // Replaces the element with `desired` if its bits equal `expected`'s; returns what it held.
+  template <std::unsigned_integral T>
+  T compare_and_swap(int rank, std::size_t offset, T desired, T expected, std::string_view function) const {
+    T found{};
+    compare_and_swap_bytes(rank, offset, &desired, &expected, &found, mpi_datatype<T>(), function);
+    return found;
+  }
+
 private:
+  void fetch_and_op_bytes(int rank, std::size_t offset, const void* operand, void* previous, MPI_Datatype type,
+                          AtomicOp op, std::string_view function) const;
+  void atomic_store_bytes(int rank, std::size_t offset, const void* value, MPI_Datatype type,
+                          std::string_view function) const;
+  void compare_and_swap_bytes(int rank, std::size_t offset, const void* desired, const void* expected, void* found,
+                              MPI_Datatype type, std::string_view function) const;
+
   void open(MPI_Comm comm, bool direct_access);
   void remember_members(const std::vector<int>& node_members);
   void release() noexcept;

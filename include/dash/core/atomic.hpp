@@ -4,8 +4,8 @@
 //   dash::Array<dash::Atomic<long>> counters(n);
 //   counters[i].fetch_add(1);   // atomic with respect to every other atomic access to counters[i]
 //
-// Every operation is one MPI RMA atomic (MPI_Fetch_and_op, MPI_Compare_and_swap, MPI_Accumulate)
-// on the segment's window, flushed before it returns, so it is atomic against all other dash::Atomic
+// Every operation is one RMA atomic on the segment's window (comm::NodeWindow: fetch-and-op,
+// compare-and-swap, an atomic store), complete at the target before it returns, so it is atomic against all other dash::Atomic
 // operations on the same element from any unit. Mixing atomic and plain access to one element in
 // the same phase (between barriers) is a race, as in MPI.
 //
@@ -14,13 +14,10 @@
 
 #include <cstdint>
 #include <cstring>
-#include <string>
 #include <type_traits>
 
-#include <mpi.h>
-
-#include <dash/comm/mpi_call.hpp>
 #include <dash/comm/mpi_datatype.hpp>
+#include <dash/comm/node_window.hpp>
 #include <dash/core/glob_ref.hpp>
 
 namespace dash {
@@ -53,16 +50,12 @@ public:
 
   GlobPtr<Atomic<T>> operator&() const noexcept { return address_; }  // NOLINT: the global address
 
-  T load() const { return fetch_op(T{}, MPI_NO_OP, "dash::Atomic::load"); }
+  T load() const { return fetch_op(T{}, comm::AtomicOp::no_op, "dash::Atomic::load"); }
   operator T() const { return load(); }  // NOLINT: reads like std::atomic
 
   void store(T value) const {
-    const GlobalSegment& segment = *address_.segment();
-    comm::check_mpi(MPI_Accumulate(&value, 1, comm::mpi_datatype<T>(), address_.unit(),
-                                   displacement("dash::Atomic::store"), 1, comm::mpi_datatype<T>(), MPI_REPLACE,
-                                   segment.window()),
-                    "dash::Atomic::store: MPI_Accumulate");
-    segment.flush(address_.unit());
+    constexpr const char* function = "dash::Atomic::store";
+    address_.segment()->window().atomic_store(address_.unit(), offset(function), value, function);
   }
   const GlobRef& operator=(T value) const {
     store(value);
@@ -75,26 +68,26 @@ public:
     return *this;
   }
 
-  T exchange(T value) const { return fetch_op(value, MPI_REPLACE, "dash::Atomic::exchange"); }
-  T fetch_add(T value) const { return fetch_op(value, MPI_SUM, "dash::Atomic::fetch_add"); }
+  T exchange(T value) const { return fetch_op(value, comm::AtomicOp::replace, "dash::Atomic::exchange"); }
+  T fetch_add(T value) const { return fetch_op(value, comm::AtomicOp::sum, "dash::Atomic::fetch_add"); }
   // Unsigned types wrap like std::atomic: adding the two's complement is subtracting.
   T fetch_sub(T value) const {
-    return fetch_op(static_cast<T>(T{} - value), MPI_SUM, "dash::Atomic::fetch_sub");
+    return fetch_op(static_cast<T>(T{} - value), comm::AtomicOp::sum, "dash::Atomic::fetch_sub");
   }
   T fetch_and(T value) const
     requires std::integral<T>
   {
-    return fetch_op(value, MPI_BAND, "dash::Atomic::fetch_and");
+    return fetch_op(value, comm::AtomicOp::bit_and, "dash::Atomic::fetch_and");
   }
   T fetch_or(T value) const
     requires std::integral<T>
   {
-    return fetch_op(value, MPI_BOR, "dash::Atomic::fetch_or");
+    return fetch_op(value, comm::AtomicOp::bit_or, "dash::Atomic::fetch_or");
   }
   T fetch_xor(T value) const
     requires std::integral<T>
   {
-    return fetch_op(value, MPI_BXOR, "dash::Atomic::fetch_xor");
+    return fetch_op(value, comm::AtomicOp::bit_xor, "dash::Atomic::fetch_xor");
   }
   T operator+=(T value) const { return static_cast<T>(fetch_add(value) + value); }
   T operator-=(T value) const { return static_cast<T>(fetch_sub(value) - value); }
@@ -109,18 +102,14 @@ public:
     using Bits = detail::same_width_unsigned<T>;
     static_assert(sizeof(Bits) == sizeof(T),
                   "dash::Atomic::compare_exchange: T must be 1, 2, 4 or 8 bytes wide, the widths "
-                  "MPI_Compare_and_swap compares (long double is wider)");
+                  "an RMA compare-and-swap compares (long double is wider)");
     Bits expected_bits;
     Bits desired_bits;
-    Bits found_bits;
     std::memcpy(&expected_bits, &expected, sizeof(T));
     std::memcpy(&desired_bits, &desired, sizeof(T));
-    const GlobalSegment& segment = *address_.segment();
-    comm::check_mpi(MPI_Compare_and_swap(&desired_bits, &expected_bits, &found_bits, comm::mpi_datatype<Bits>(),
-                                         address_.unit(), displacement("dash::Atomic::compare_exchange"),
-                                         segment.window()),
-                    "dash::Atomic::compare_exchange: MPI_Compare_and_swap");
-    segment.flush(address_.unit());
+    constexpr const char* function = "dash::Atomic::compare_exchange";
+    const Bits found_bits = address_.segment()->window().compare_and_swap(address_.unit(), offset(function),
+                                                                          desired_bits, expected_bits, function);
     if (found_bits == expected_bits) {
       return true;
     }
@@ -129,22 +118,14 @@ public:
   }
 
 private:
-  // The element's displacement in the window, once it is known to lie within the unit's part.
-  MPI_Aint displacement(const char* function) const {
+  // The element's byte offset in its unit's memory, once it is known to lie within the unit's part.
+  std::size_t offset(const char* function) const {
     address_.segment()->require_in_part(address_.unit(), address_.byte_offset(), sizeof(T), function);
-    return static_cast<MPI_Aint>(address_.byte_offset());
+    return address_.byte_offset();
   }
 
-  T fetch_op(T operand, MPI_Op op, const char* function) const {
-    const GlobalSegment& segment = *address_.segment();
-    T previous{};
-    const int code = MPI_Fetch_and_op(&operand, &previous, comm::mpi_datatype<T>(), address_.unit(),
-                                      displacement(function), op, segment.window());
-    if (code != MPI_SUCCESS) {
-      comm::check_mpi(code, std::string(function) + ": MPI_Fetch_and_op");
-    }
-    segment.flush(address_.unit());
-    return previous;
+  T fetch_op(T operand, comm::AtomicOp op, const char* function) const {
+    return address_.segment()->window().fetch_and_op(address_.unit(), offset(function), operand, op, function);
   }
 
   GlobPtr<Atomic<T>> address_;

@@ -3,8 +3,9 @@
 // can read and write (docs/design.md §3, global memory).
 //
 // Members on the same node reach each other's part by load/store (an MPI-3 shared-memory window);
-// the others through RMA on a window over the team's MPI communicator, which the team creates on
-// first use (Team::mpi_comm). dash::comm::NodeWindow holds both windows.
+// the others through one-sided operations on a window over the team's MPI communicator, which the
+// team creates on first use (Team::mpi_comm). dash::comm::NodeWindow holds both windows and offers
+// the operations.
 //
 // Construction and destruction are collective over the team: every member, in the same order.
 // A segment must be destroyed before its team is freed.
@@ -18,28 +19,10 @@
 #include <span>
 #include <vector>
 
-#include <mpi.h>
-
-#include <dash/comm/message_count.hpp>
 #include <dash/comm/node_window.hpp>
 #include <dash/core/team.hpp>
 
 namespace dash {
-
-// One pending one-sided operation: completes when its request has and the target has it.
-struct PendingTransfer {
-  MPI_Request request = MPI_REQUEST_NULL;
-  int unit = -1;  // whose memory; flushed on completion so that puts are visible there
-  std::unique_ptr<comm::MessageCount> count;  // a derived datatype must outlive the request
-};
-
-// A piece of a scattered transfer: `bytes` at byte `offset` of the target unit's memory, to or from
-// the caller's buffer at `local`.
-struct TransferPiece {
-  std::size_t offset = 0;
-  std::byte* local = nullptr;
-  std::size_t bytes = 0;
-};
 
 class GlobalSegment {
 public:
@@ -69,21 +52,17 @@ public:
   void get(int unit, std::size_t offset, void* out, std::size_t bytes) const;
   void put(int unit, std::size_t offset, const void* in, std::size_t bytes) const;
   // Non-blocking forms for units the caller cannot load/store (direct(unit) == nullptr); `out` /
-  // `in` must stay valid until complete() returned.
-  PendingTransfer start_get(int unit, std::size_t offset, void* out, std::size_t bytes) const;
-  PendingTransfer start_put(int unit, std::size_t offset, const void* in, std::size_t bytes) const;
+  // `in` must stay valid until the request completed (RmaRequest::test or wait).
+  comm::RmaRequest start_get(int unit, std::size_t offset, void* out, std::size_t bytes) const;
+  comm::RmaRequest start_put(int unit, std::size_t offset, const void* in, std::size_t bytes) const;
   // One transfer for many pieces of one unit's memory (indexed datatypes on both sides): what bulk
   // copies of non-contiguous ranges use, so that they cost one operation per unit, not per piece.
   // At most int_count_limit() pieces of at most int_count_limit() bytes each.
-  PendingTransfer start_get(int unit, std::span<const TransferPiece> pieces) const;
-  PendingTransfer start_put(int unit, std::span<const TransferPiece> pieces) const;
-  // True when `transfer` has completed (and then releases it); wait_for blocks until it has.
-  bool test(PendingTransfer& transfer) const;
-  void wait_for(PendingTransfer& transfer) const;
+  comm::RmaRequest start_get(int unit, std::span<const comm::RmaPiece> pieces) const;
+  comm::RmaRequest start_put(int unit, std::span<const comm::RmaPiece> pieces) const;
 
-  // The window for RMA atomics; displacements in bytes, ranks are team ranks.
-  MPI_Win window() const noexcept { return window_->rma(); }
-  void flush(int unit) const { window_->flush(unit); }
+  // The window, for RMA atomics (dash::Atomic); offsets in bytes, ranks are team ranks.
+  const comm::NodeWindow& window() const noexcept { return *window_; }
 
   // Collective: every member's earlier writes to the segment are visible to every member after it.
   void barrier() const;

@@ -7,7 +7,7 @@
 // MPI communicator: split(n) is a formula over the parent's ranks, split_by runs the team-split
 // service (detail/split_service.hpp). Each team is a dash::comm::Group with its own tag space, so
 // every collective runs on it and collectives of different teams never match each other. Making a
-// team also settles its fast paths (dash/comm/detail/group_paths.hpp): an arena channel for its
+// team also settles its fast paths (dash/comm/team_paths.hpp): an arena channel for its
 // members on a node, and on several nodes the hierarchical collectives, agreed in one allreduce.
 //
 // Everything marked collective must be called by every member of the team, in the same order.

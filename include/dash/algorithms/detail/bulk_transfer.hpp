@@ -99,7 +99,7 @@ private:
   // Buffers of gets were handed in writable; add() takes them as const to serve both directions.
   static std::byte* writable(const std::byte* local) { return const_cast<std::byte*>(local); }
 
-  PendingTransfer start_single(const Piece& piece) const {
+  comm::RmaRequest start_single(const Piece& piece) const {
     return direction_ == Direction::get
                ? segment_->start_get(piece.unit, piece.offset, writable(piece.local), piece.bytes)
                : segment_->start_put(piece.unit, piece.offset, piece.local, piece.bytes);
@@ -107,11 +107,11 @@ private:
 
   // One transfer for the pieces [first, last) of `unit` (GlobalSegment's indexed form).
   using PieceIterator = std::vector<Piece>::const_iterator;
-  PendingTransfer start_indexed(int unit, PieceIterator first, PieceIterator last) const {
-    std::vector<TransferPiece> pieces;
+  comm::RmaRequest start_indexed(int unit, PieceIterator first, PieceIterator last) const {
+    std::vector<comm::RmaPiece> pieces;
     pieces.reserve(static_cast<std::size_t>(last - first));
     for (auto piece = first; piece != last; ++piece) {
-      pieces.push_back(TransferPiece{piece->offset, writable(piece->local), piece->bytes});
+      pieces.push_back(comm::RmaPiece{piece->offset, writable(piece->local), piece->bytes});
     }
     return direction_ == Direction::get ? segment_->start_get(unit, pieces) : segment_->start_put(unit, pieces);
   }

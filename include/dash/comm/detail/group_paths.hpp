@@ -5,18 +5,8 @@
 //
 // The world group's paths come from the job: channel 0 of the arena on a job on one node, the
 // job's node hierarchy (node_hierarchy.hpp) on several. A team's are agreed once, when dash::Team
-// makes it (open_team_paths): each member finds the team's members on its node among the node's
-// processes, one allreduce over the team combines what they saw with the team channels their
-// processes' live teams hold (detail/group_layout.hpp), and every member reaches the same verdict.
-// A team on one node runs the arena's collectives in the lowest channel free on every member; an
-// aligned team on several runs the hierarchical ones, its members on each node meeting in such a
-// channel and its rails carrying the inter-node stage. So two live teams that share a process
-// never share a channel, and sibling teams (disjoint members) may take the same one. Under
-// DASH_TOPOLOGY a team whose members sit alone on their nodes of the network is priced on its view
-// of it, as the world group of one rank per node is, and a hierarchical team's rails likewise
-// (detail/group_network.hpp).
+// makes it (team_paths.hpp), and read here.
 
-#include <functional>
 #include <memory>
 #include <optional>
 #include <string_view>
@@ -49,11 +39,9 @@ struct Hierarchy {
   ArenaChannel* channel = nullptr;
 };
 
-// Collective over the members of `group`, a team just made, on messages. `team_rank_of` gives the
-// group rank of a base rank (nothing for a process outside the group); `rail_tags` are the tags of
-// its rails, disjoint from its own and from those of every group that shares a process with it.
-void open_team_paths(const Group& group, const std::function<std::optional<int>(int)>& team_rank_of,
-                     TagSpace rail_tags);
+// Why no arena serves any group of this job (DASH_SHARED_MEMORY=0, the progress thread); empty
+// when the arenas are there.
+std::string_view shared_memory_off();
 
 // The channel the group's single-node arena collectives run in, or null: none serves it
 // (arena_unfit says why).
@@ -80,12 +68,5 @@ inline constexpr std::string_view ranks_are_nodes = "the group's ranks stand for
 // from the job). team_network_unfit says why neither a team nor its rails are priced there.
 RankNetwork team_network_of(const Group& group);
 std::string_view team_network_unfit(const Group& group);
-
-// Whether a collective of the group still runs in its channel on this process.
-bool arena_channel_busy(const Group& group) noexcept;
-
-// dash::Team, once no member looks at the team's channel any more (after Team::free's barrier, or
-// its parent's): zeroes this process's part of it and offers it to the next team.
-void release_team_paths(const Group& group) noexcept;
 
 }  // namespace dash::comm::detail

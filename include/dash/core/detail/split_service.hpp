@@ -25,8 +25,6 @@
 #include <string_view>
 #include <vector>
 
-#include <mpi.h>
-
 #include <dash/comm/group.hpp>
 #include <dash/core/detail/distributed_table.hpp>
 #include <dash/core/detail/team_ranks.hpp>
@@ -93,13 +91,6 @@ SplitResult split_service(const comm::Group& parent, std::shared_ptr<const TeamR
 
 // The number of sorters p the library picks for a team of `group_size` members.
 int default_sorters(int group_size) noexcept;
-
-// One step of the recursive-doubling collection, between `peer` and the caller (both call it on
-// `comm`): sends `mine` and returns the peer's `incoming` records (both sides know the block sizes
-// of every stage, so one message each way). The team_emulation benchmark replays the collection's
-// steps with it.
-std::vector<SplitRecord> exchange_records(std::span<const SplitRecord> mine, std::size_t incoming, int peer, int tag,
-                                          MPI_Comm comm);
 
 // The merge after each step: two tables sorted by (color, key, parent_rank), merged into a new one.
 std::vector<SplitRecord> merge_records(const std::vector<SplitRecord>& a, const std::vector<SplitRecord>& b);

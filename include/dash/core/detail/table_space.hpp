@@ -1,5 +1,5 @@
 #pragma once
-// This process's segment of the table window (dash/comm/detail/table_window.hpp), handed out in
+// This process's segment of the table window (dash/comm/table_window.hpp), handed out in
 // 8-byte aligned ranges, first fit over a free list kept sorted by offset.
 
 #include <cstddef>

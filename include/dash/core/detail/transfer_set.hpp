@@ -31,20 +31,20 @@ public:
   }
   ~TransferSet() { finish(); }
 
-  void add(PendingTransfer transfer) { pending_.push_back(std::move(transfer)); }
+  void add(comm::RmaRequest transfer) { pending_.push_back(std::move(transfer)); }
   // Keeps `staging` (a buffer the transfers read from) alive as long as this set.
   void keep_alive(std::shared_ptr<const void> staging) { staging_.push_back(std::move(staging)); }
   // Never blocks; true once every transfer has completed.
   bool test() {
-    while (!pending_.empty() && segment_->test(pending_.back())) {
+    while (!pending_.empty() && pending_.back().test()) {
       pending_.pop_back();
     }
     return pending_.empty();
   }
   // Blocks in MPI until every transfer has completed.
   void wait() {
-    for (PendingTransfer& transfer : pending_) {
-      segment_->wait_for(transfer);
+    for (comm::RmaRequest& transfer : pending_) {
+      transfer.wait();
     }
     pending_.clear();
   }
@@ -62,7 +62,7 @@ private:
   }
 
   const GlobalSegment* segment_ = nullptr;
-  std::vector<PendingTransfer> pending_;
+  std::vector<comm::RmaRequest> pending_;
   std::vector<std::shared_ptr<const void>> staging_;
 };
 

@@ -1,6 +1,7 @@
 #pragma once
-// Internal: the window of the library's distributed tables (Sack 2011 §2.3.2: rows of a rank table
-// are held by a few processes and read one-sidedly by the others).
+// The window of the library's distributed tables, which the team split (dash::Team) builds on
+// (Sack 2011 §2.3.2: rows of a rank table are held by a few processes and read one-sidedly by the
+// others).
 //
 // dash::init allocates it over the base communicator (MPI_Win_allocate; dynamic windows fail under
 // Open MPI's osc/rdma, docs/design.md §4) with DASH_TABLE_WINDOW_BYTES per process, and opens a
@@ -11,7 +12,7 @@
 #include <cstddef>
 #include <span>
 
-namespace dash::comm::detail {
+namespace dash::comm {
 
 class TableWindow {
 public:
@@ -37,4 +38,4 @@ private:
 void open_table_window(std::size_t bytes_per_process);
 void close_table_window();
 
-}  // namespace dash::comm::detail
+}  // namespace dash::comm
