@@ -162,9 +162,8 @@ Prepared prepare(const CollectiveCall& call, const Group& group, const Options& 
   Prepared prepared{decide_repeatable(call, group, options), std::nullopt};
   const Algorithm& algorithm = *prepared.decision.selected.algorithm;
   if (algorithm.shared_memory) {
-    SharedMemoryCall& run = prepared.in_arena.emplace(
-        SharedMemoryCall{call.collective, call.root, call.element_size, call.elements, prepared.decision.segments,
-                         call.input, call.output, call.reduction, algorithm.replicated});
+    SharedMemoryCall& run =
+        prepared.in_arena.emplace(SharedMemoryCall{call, prepared.decision.segments, algorithm.replicated});
     if (algorithm.hierarchical) {
       // Aligned nodes: the root is node root / k's member of node rank root % k.
       const detail::Hierarchy hierarchy = *detail::hierarchy_of(group);

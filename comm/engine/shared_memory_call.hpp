@@ -1,28 +1,21 @@
 #pragma once
-// Internal: one arena run's call (shared_memory_run.hpp): the collective, its buffers in chunks,
-// and, for a group on several nodes, the caller's rail and the group's channel.
+// Internal: one arena run's call (shared_memory_run.hpp): the collective call, its chunks, and, for
+// a group on several nodes, the caller's rail and the group's channel.
 
-#include <cstddef>
 #include <cstdint>
 
-#include <dash/comm/detail/block_layout.hpp>
+#include <dash/comm/detail/collective_call.hpp>
 #include <dash/comm/group.hpp>
-#include <dash/comm/schedule/collective.hpp>
 
 namespace dash::comm::detail {
 
 class ArenaChannel;
 
-struct SharedMemoryCall {
-  Coll collective = Coll::allreduce;
-  int root = 0;
-  std::size_t element_size = 1;
-  std::size_t elements = 0;    // per contribution
+// The call as its front end described it (CollectiveCall: the collective, the root, the element
+// count and size, the buffers, the reduction), and how the arena runs it.
+struct SharedMemoryCall : CollectiveCall {
   std::uint32_t segments = 1;  // chunks per contribution
-  const std::byte* input = nullptr;
-  std::byte* output = nullptr;
-  Reduction reduction;
-  bool replicated = false;  // allreduce: every process combines whole chunks
+  bool replicated = false;     // allreduce: every process combines whole chunks
   // Several nodes (detail/group_paths.hpp): the run works in the channel of the group's members
   // on the caller's node, and each chunk crosses the nodes on the caller's `rail`. Allreduce
   // (reduce): each member's combined piece of the chunk is allreduced (reduced to the root's node)
