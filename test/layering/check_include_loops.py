@@ -16,6 +16,9 @@ import re
 import sys
 import tempfile
 
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+import scratch_tree  # noqa: E402
+
 INCLUDE = re.compile(r'^\s*#\s*include\s*[<"]([^>"]+)[>"]', re.M)
 # Sources whose header has another name.
 HEADER_OF = {"errors": "exception"}
@@ -153,10 +156,7 @@ def check(root):
 
 def self_test():
     with tempfile.TemporaryDirectory() as root:
-        def write(path, text):
-            os.makedirs(os.path.dirname(os.path.join(root, path)), exist_ok=True)
-            with open(os.path.join(root, path), "w", encoding="utf-8") as file:
-                file.write(text)
+        write = scratch_tree.writer(root)
         write("include/dash/comm/a.hpp", "#pragma once\n")
         write("comm/a.cpp", '#include <dash/comm/a.hpp>\n#include "helper.hpp"\n')
         write("comm/helper.hpp", '#pragma once\n#include "b.hpp"\n')  # a header of no unit
@@ -174,8 +174,4 @@ def self_test():
 
 
 if __name__ == "__main__":
-    if sys.argv[1:] == ["--self-test"]:
-        sys.exit(self_test())
-    if len(sys.argv) != 2:
-        sys.exit(__doc__)
-    sys.exit(check(sys.argv[1]))
+    scratch_tree.main(check, self_test, __doc__)

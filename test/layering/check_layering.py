@@ -20,6 +20,9 @@ import re
 import sys
 import tempfile
 
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+import scratch_tree  # noqa: E402
+
 LAYERS = [("comm", "comm"), ("core", "dash"), ("containers", "containers"), ("algorithms", "algorithms")]
 INCLUDE = re.compile(r'^\s*#\s*include\s*[<"]([^>"]+)[>"]')
 MPI_NAME = re.compile(r"(?<![A-Za-z0-9_])MPI_[A-Za-z0-9_]+")
@@ -99,10 +102,7 @@ def self_test():
         "dash/global.cpp:1: layer 'core' includes dash/algorithms/sort.hpp, a header of a higher layer",
     }
     with tempfile.TemporaryDirectory() as root:
-        def write(path, text):
-            os.makedirs(os.path.dirname(os.path.join(root, path)), exist_ok=True)
-            with open(os.path.join(root, path), "w", encoding="utf-8") as file:
-                file.write(text)
+        write = scratch_tree.writer(root)
         write("comm/send.cpp", "#include <mpi.h>\nvoid f() { MPI_Send(0, 0, MPI_BYTE, 0, 0, MPI_COMM_WORLD); }\n")
         write("dash/global.cpp", '#include <dash/comm/group.hpp>\n// MPI_Send in a comment\n'
               'MPI_Comm c; const char* s = "MPI_Recv in a string";\n/* MPI_Get\n   in a block */\n')
@@ -125,8 +125,4 @@ def self_test():
 
 
 if __name__ == "__main__":
-    if sys.argv[1:] == ["--self-test"]:
-        sys.exit(self_test())
-    if len(sys.argv) != 2:
-        sys.exit(__doc__)
-    sys.exit(check(sys.argv[1]))
+    scratch_tree.main(check, self_test, __doc__)
