@@ -1,8 +1,8 @@
 // dash::sort's counting path (integer keys in a narrow range, docs/sort.md "Counting path"): forced
 // and automatic, ascending and descending, on every distribution and on sub-ranges (uneven parts
-// and units without elements); phases.counting tells which path ran. Also where the path is
-// refused. A translation unit of its own beside sort_test.cpp: each takes minutes to compile with
-// the sanitizers, and two compile in parallel.
+// and units without elements); phases.counting tells which path ran; one key leaves every element
+// in place. Also where the path is refused. A translation unit of its own beside sort_test.cpp: each
+// takes minutes to compile with the sanitizers, and two compile in parallel.
 
 #include <cstddef>
 #include <cstdint>
@@ -124,6 +124,36 @@ TEST(SortCounting, ProjectionsToIntegers) {
     expect_counting_sorts(items, {0, n}, true, std::less<>{}, &Item::key);
     expect_counting_sorts(items, {0, n}, true, std::ranges::greater{}, &Item::key);
     expect_counting_sorts(items, {0, n}, true, std::less<int>{}, residue);
+  }
+}
+
+// One key on every unit (all projected keys equal): the range is sorted as it lies, so where each
+// unit's slice is its own memory (BLOCKED, a sub-range of it) every element stays where it was,
+// payload and all, forced onto the counting path or not. (Elsewhere each unit's elements land on
+// its slice's positions: NarrowIntegerKeysOnEveryDistribution's all-equal case.)
+TEST(SortCounting, OneKeyLeavesEveryElementInPlace) {
+  const std::size_t n = 517;
+  for (const dash::Distribution& distribution : {dash::BLOCKED}) {
+    SCOPED_TRACE(describe(distribution, n, {0, n}));
+    dash::Array<Item> items(n, distribution);
+    std::vector<Item> input(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      input[i] = Item{-3, i};
+    }
+    for (const dash::SortPath path : {dash::SortPath::counting, dash::SortPath::automatic}) {
+      SCOPED_TRACE(path_name(path));
+      write(items, input);
+      dash::SortPhases phases;
+      dash::SortOptions options;
+      options.path = path;
+      options.phases = &phases;
+      dash::sort(items.begin(), items.end(), std::less<>{}, &Item::key, options);
+      EXPECT_TRUE(phases.counting);
+      const std::vector<Item> output = gather(items);
+      for (std::size_t i = 0; i < n; ++i) {
+        ASSERT_TRUE(same_bytes(output[i], input[i])) << "element " << i << " is " << output[i];
+      }
+    }
   }
 }
 

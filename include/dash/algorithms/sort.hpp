@@ -240,6 +240,12 @@ void sort_range(GlobIter<T, PatternT> first, GlobIter<T, PatternT> last, Less le
     if constexpr (!std::same_as<Codes, NotCountable>) {
       if (counting) {
         const CodeRange range = global_code_range(std::span<const T>(elements), codes, group);
+        if (range.first == range.last) {
+          // One key on every unit: the elements are sorted as they lie and each unit's slice is its
+          // own elements (the path is not stable: any order of equal keys is the sorted one).
+          phases.counting = true;
+          return;
+        }
         if (options.path == SortPath::counting ? range.last - range.first < counting_max_range
                                                : counting_pays(range, n, counts.size())) {
           counting_sort_into(elements, codes, less, range, n, group, settings, same_memory(elements));
