@@ -53,6 +53,16 @@ function(dash_register_sanitizer_target target)
   set_property(GLOBAL APPEND PROPERTY DASH_SANITIZER_TEST_TARGETS ${target})
 endfunction()
 
+# Compiles <target> with the precompiled GoogleTest and dash.hpp of dash_mpi_gtest_main
+# (test/CMakeLists.txt). Every source then sees all of dash.hpp; GCC's -Winvalid-pch, which CMake
+# adds, reports a header that could not be used (an error under DASH_WARNINGS_AS_ERRORS). For the
+# MPI tests only: a unit test sees its own layer's headers, nothing above.
+function(dash_use_test_precompiled_header target)
+  if(DASH_TEST_PRECOMPILED_HEADER)
+    target_precompile_headers(${target} REUSE_FROM dash_mpi_gtest_main)
+  endif()
+endfunction()
+
 function(dash_add_mpi_run test_name)
   cmake_parse_arguments(ARG "" "NP;TIMEOUT" "COMMAND;LABELS;ENVIRONMENT" ${ARGN})
   if("sanitize" IN_LIST ARG_LABELS)
@@ -85,6 +95,7 @@ function(dash_add_mpi_test name)
   endif()
   add_executable(${name} ${ARG_SOURCES})
   target_link_libraries(${name} PRIVATE dash_mpi_gtest_main dash_warnings ${ARG_LIBS})
+  dash_use_test_precompiled_header(${name})
   foreach(np IN LISTS ARG_RANKS)
     dash_add_mpi_run(${name}.np${np} NP ${np} TIMEOUT ${ARG_TIMEOUT} LABELS ${ARG_LABELS}
                      ENVIRONMENT ${ARG_ENVIRONMENT} COMMAND $<TARGET_FILE:${name}>)

@@ -57,6 +57,12 @@ void throw_mpi_error(int code, std::string_view call) {
   throw MpiError(std::string(call), code, error_class, mpi_message);
 }
 
+void throw_mpi_error(int code, std::string_view caller, std::string_view call) {
+  std::string both(caller);
+  both.append(": ").append(call);
+  throw_mpi_error(code, both);
+}
+
 }  // namespace comm::detail
 
 }  // namespace dash

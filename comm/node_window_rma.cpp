@@ -17,22 +17,14 @@ namespace {
 
 MPI_Aint displacement(std::size_t offset) { return static_cast<MPI_Aint>(offset); }
 
-// The message is built only on failure: atomics are short calls.
-void check(int code, std::string_view function, const char* call) {
-  if (code != MPI_SUCCESS) {
-    check_mpi(code, std::string(function) + ": " + call);
-  }
-}
-
 // A committed datatype, freed at scope exit (MPI lets a pending transfer finish with a freed type).
 class CommittedType {
 public:
   CommittedType(const std::vector<int>& lengths, const std::vector<MPI_Aint>& displacements,
                 std::string_view function) {
-    check(MPI_Type_create_hindexed(static_cast<int>(lengths.size()), lengths.data(), displacements.data(), MPI_BYTE,
-                                   &type_),
-          function, "MPI_Type_create_hindexed");
-    check(MPI_Type_commit(&type_), function, "MPI_Type_commit");
+    check_mpi(MPI_Type_create_hindexed(static_cast<int>(lengths.size()), lengths.data(), displacements.data(), MPI_BYTE,
+                                       &type_), function, "MPI_Type_create_hindexed");
+    check_mpi(MPI_Type_commit(&type_), function, "MPI_Type_commit");
   }
   ~CommittedType() { MPI_Type_free(&type_); }
   CommittedType(const CommittedType&) = delete;
@@ -66,7 +58,7 @@ IndexedPieces indexed(std::span<const RmaPiece> pieces, std::string_view functio
   target.reserve(pieces.size());
   for (const RmaPiece& piece : pieces) {
     MPI_Aint address = 0;
-    check(MPI_Get_address(piece.local, &address), function, "MPI_Get_address");
+    check_mpi(MPI_Get_address(piece.local, &address), function, "MPI_Get_address");
     lengths.push_back(to_int_count(piece.bytes, function, "piece bytes"));
     origin.push_back(address);
     target.push_back(displacement(piece.offset - result.base));
@@ -100,9 +92,8 @@ RmaRequest NodeWindow::start_get(int rank, std::size_t offset, void* out, std::s
                                  std::string_view function) const {
   RmaRequest request(rma_, rank, std::make_unique<MessageCount>(bytes, MPI_BYTE, function));
   const MessageCount& count = *request.count_;
-  check(MPI_Rget(out, count.count(), count.type(), rank, displacement(offset), count.count(), count.type(), rma_,
-                 &request.request_),
-        function, "MPI_Rget");
+  check_mpi(MPI_Rget(out, count.count(), count.type(), rank, displacement(offset), count.count(), count.type(), rma_,
+                     &request.request_), function, "MPI_Rget");
   return request;
 }
 
@@ -110,9 +101,8 @@ RmaRequest NodeWindow::start_put(int rank, std::size_t offset, const void* in, s
                                  std::string_view function) const {
   RmaRequest request(rma_, rank, std::make_unique<MessageCount>(bytes, MPI_BYTE, function));
   const MessageCount& count = *request.count_;
-  check(MPI_Rput(in, count.count(), count.type(), rank, displacement(offset), count.count(), count.type(), rma_,
-                 &request.request_),
-        function, "MPI_Rput");
+  check_mpi(MPI_Rput(in, count.count(), count.type(), rank, displacement(offset), count.count(), count.type(), rma_,
+                     &request.request_), function, "MPI_Rput");
   return request;
 }
 
@@ -122,9 +112,8 @@ RmaRequest NodeWindow::start_get(int rank, std::span<const RmaPiece> pieces, std
   }
   const IndexedPieces types = indexed(pieces, function);
   RmaRequest request(rma_, rank, nullptr);
-  check(MPI_Rget(MPI_BOTTOM, 1, types.origin->get(), rank, displacement(types.base), 1, types.target->get(), rma_,
-                 &request.request_),
-        function, "MPI_Rget");
+  check_mpi(MPI_Rget(MPI_BOTTOM, 1, types.origin->get(), rank, displacement(types.base), 1, types.target->get(), rma_,
+                     &request.request_), function, "MPI_Rget");
   return request;
 }
 
@@ -134,30 +123,29 @@ RmaRequest NodeWindow::start_put(int rank, std::span<const RmaPiece> pieces, std
   }
   const IndexedPieces types = indexed(pieces, function);
   RmaRequest request(rma_, rank, nullptr);
-  check(MPI_Rput(MPI_BOTTOM, 1, types.origin->get(), rank, displacement(types.base), 1, types.target->get(), rma_,
-                 &request.request_),
-        function, "MPI_Rput");
+  check_mpi(MPI_Rput(MPI_BOTTOM, 1, types.origin->get(), rank, displacement(types.base), 1, types.target->get(), rma_,
+                     &request.request_), function, "MPI_Rput");
   return request;
 }
 
 void NodeWindow::fetch_and_op_bytes(int rank, std::size_t offset, const void* operand, void* previous,
                                     MPI_Datatype type, AtomicOp op, std::string_view function) const {
-  check(MPI_Fetch_and_op(operand, previous, type, rank, displacement(offset), mpi_op(op), rma_), function,
-        "MPI_Fetch_and_op");
+  check_mpi(MPI_Fetch_and_op(operand, previous, type, rank, displacement(offset), mpi_op(op), rma_),
+            function, "MPI_Fetch_and_op");
   flush(rank);
 }
 
 void NodeWindow::atomic_store_bytes(int rank, std::size_t offset, const void* value, MPI_Datatype type,
                                     std::string_view function) const {
-  check(MPI_Accumulate(value, 1, type, rank, displacement(offset), 1, type, MPI_REPLACE, rma_), function,
-        "MPI_Accumulate");
+  check_mpi(MPI_Accumulate(value, 1, type, rank, displacement(offset), 1, type, MPI_REPLACE, rma_),
+            function, "MPI_Accumulate");
   flush(rank);
 }
 
 void NodeWindow::compare_and_swap_bytes(int rank, std::size_t offset, const void* desired, const void* expected,
                                         void* found, MPI_Datatype type, std::string_view function) const {
-  check(MPI_Compare_and_swap(desired, expected, found, type, rank, displacement(offset), rma_), function,
-        "MPI_Compare_and_swap");
+  check_mpi(MPI_Compare_and_swap(desired, expected, found, type, rank, displacement(offset), rma_),
+            function, "MPI_Compare_and_swap");
   flush(rank);
 }
 

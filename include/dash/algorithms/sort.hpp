@@ -28,8 +28,9 @@
 // finds the range. SortOptions::path forces either path.
 //
 // Map: SortKernel, SortPath and SortOptions; in detail, the choice of the local kernel
-// (local_kernel) and of the path (counting_candidate), and sort_range, which gathers the unit's part,
-// runs the chosen path and puts the slice back; then dash::sort itself.
+// (local_kernel) and of the path (counting_candidate), sort_range, which gathers the unit's part,
+// runs the chosen path and puts the slice back, and canonical_order and sort_by, which instantiate it
+// once per order; then dash::sort itself.
 
 #include <algorithm>
 #include <concepts>
@@ -307,6 +308,31 @@ void sort_range(GlobIter<T, PatternT> first, GlobIter<T, PatternT> last, Less le
   }
 }
 
+// std::less<>, std::less<Key> and std::ranges::less order arithmetic keys alike, and so do the three
+// greaters: each family is sorted by one instantiation, so a program that spells the order two ways
+// compiles the sort once.
+template <class T, class Comp, class Proj>
+auto canonical_order(const Comp& comp) {
+  using Key = projected_key<T, Proj>;
+  if constexpr (std::is_arithmetic_v<Key> && ascending_comparator<Comp, Key>) {
+    return std::ranges::less{};
+  } else if constexpr (std::is_arithmetic_v<Key> && descending_comparator<Comp, Key>) {
+    return std::ranges::greater{};
+  } else {
+    return comp;
+  }
+}
+
+template <class T, class PatternT, class Comp, class Proj>
+void sort_by(GlobIter<T, PatternT> first, GlobIter<T, PatternT> last, const Comp& comp, const Proj& proj,
+             const SortOptions& options) {
+  sort_range(first, last,
+             [&comp, &proj](const T& a, const T& b) {
+               return std::invoke(comp, std::invoke(proj, a), std::invoke(proj, b));
+             },
+             kernel_fit<T, Comp, Proj>(), counting_codes<T, Comp>(proj), options);
+}
+
 }  // namespace detail
 
 // Collective over the range's team: sorts [first, last) by comp applied to proj of the elements.
@@ -319,11 +345,7 @@ void sort(GlobIter<T, PatternT> first, GlobIter<T, PatternT> last, Comp comp = {
   static_assert(std::is_invocable_r_v<bool, Comp&, std::invoke_result_t<Proj&, const T&>,
                                       std::invoke_result_t<Proj&, const T&>>,
                 "dash::sort: comp must compare two projected elements and return bool");
-  detail::sort_range(first, last,
-                     [&comp, &proj](const T& a, const T& b) {
-                       return std::invoke(comp, std::invoke(proj, a), std::invoke(proj, b));
-                     },
-                     detail::kernel_fit<T, Comp, Proj>(), detail::counting_codes<T, Comp>(proj), options);
+  detail::sort_by(first, last, detail::canonical_order<T, Comp, Proj>(comp), proj, options);
 }
 
 // Anything but a container's global iterators: a clear error instead of a failed overload.

@@ -66,7 +66,7 @@ public:
       return Future<value_type>(*memory);
     }
     auto value = std::make_unique<value_type>();
-    detail::TransferSet transfers(segment);
+    detail::TransferSet transfers;
     transfers.add(segment.start_get(address_.unit(), address_.byte_offset(), value.get(), sizeof(value_type)));
     return Future<value_type>(std::move(value), std::move(transfers));
   }
@@ -82,7 +82,7 @@ public:
       return Future<void>::ready();
     }
     auto staged = std::make_shared<value_type>(value);
-    detail::TransferSet transfers(segment);
+    detail::TransferSet transfers;
     transfers.add(segment.start_put(address_.unit(), address_.byte_offset(), staged.get(), sizeof(value_type)));
     transfers.keep_alive(std::move(staged));
     return Future<void>(std::move(transfers));

@@ -53,7 +53,7 @@ public:
   // Starts one transfer per unit with pieces (pieces beyond the int count limit go alone, and groups
   // of more pieces than the limit go in chunks).
   TransferSet start() {
-    TransferSet transfers(*segment_);
+    TransferSet transfers;
     std::stable_sort(pieces_.begin(), pieces_.end(), [](const Piece& a, const Piece& b) { return a.unit < b.unit; });
     const auto limit = static_cast<std::size_t>(comm::int_count_limit());
     std::vector<Piece> group;

@@ -1,31 +1,27 @@
 #pragma once
-// Internal: the transfers of one asynchronous global-memory operation, all on one segment. A set
-// that is destroyed or assigned over while transfers are pending waits for them first, so no
-// transfer outlives the buffers it uses.
+// Internal: the transfers of one asynchronous global-memory operation. A set that is destroyed or
+// assigned over while transfers are pending waits for them first, so no transfer outlives the
+// buffers it uses.
 
 #include <memory>
 #include <utility>
 #include <vector>
 
 #include <dash/comm/exception.hpp>
-#include <dash/core/global_segment.hpp>
+#include <dash/comm/rma_request.hpp>
 
 namespace dash::detail {
 
 class TransferSet {
 public:
   TransferSet() = default;
-  explicit TransferSet(const GlobalSegment& segment) : segment_(&segment) {}
   TransferSet(TransferSet&& other) noexcept
-      : segment_(std::exchange(other.segment_, nullptr)),
-        pending_(std::move(other.pending_)),
-        staging_(std::move(other.staging_)) {}
+      : pending_(std::exchange(other.pending_, {})), staging_(std::exchange(other.staging_, {})) {}
   TransferSet& operator=(TransferSet&& other) noexcept {
     if (this != &other) {
       finish();
-      segment_ = std::exchange(other.segment_, nullptr);
-      pending_ = std::move(other.pending_);
-      staging_ = std::move(other.staging_);
+      pending_ = std::exchange(other.pending_, {});
+      staging_ = std::exchange(other.staging_, {});
     }
     return *this;
   }
@@ -53,15 +49,12 @@ private:
   // Destructors must not throw: an MPI failure here can only be dropped.
   void finish() noexcept {
     try {
-      if (segment_ != nullptr) {
-        wait();
-      }
+      wait();
     } catch (const Exception&) {
       pending_.clear();
     }
   }
 
-  const GlobalSegment* segment_ = nullptr;
   std::vector<comm::RmaRequest> pending_;
   std::vector<std::shared_ptr<const void>> staging_;
 };
