@@ -15,8 +15,8 @@ namespace dash::detail {
 class TransferSet {
 public:
   TransferSet() = default;
-  TransferSet(TransferSet&& other) noexcept
-      : pending_(std::exchange(other.pending_, {})), staging_(std::exchange(other.staging_, {})) {}
+  // A moved-from vector is empty: the source has nothing left to wait for.
+  TransferSet(TransferSet&& other) noexcept = default;
   TransferSet& operator=(TransferSet&& other) noexcept {
     if (this != &other) {
       finish();
