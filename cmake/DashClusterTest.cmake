@@ -22,7 +22,7 @@
 #
 # MPICH 4.0's node-aware MPI_Reduce (the ch4 device's composition) returns wrong sums on hosts of
 # 1, 2 and 3 ranks from 4 KiB on, at every root (its generic one, and Open MPI's, are right; found
-# as the oracle of test/mpi/team_fast_paths_test.cpp): MPICH's runs use the generic one.
+# as the oracle of core/test/team_fast_paths_test.cpp): MPICH's runs use the generic one.
 
 option(DASH_CLUSTER_TESTS "Register the test runs on the virtual cluster (scripts/cluster; needs namespaces)" ON)
 if(NOT DASH_CLUSTER_TESTS)

@@ -47,7 +47,6 @@
 #include <dash/comm/cartesian_grid.hpp>
 #include <dash/comm/config.hpp>
 #include <dash/comm/cost_model.hpp>
-#include <dash/comm/detail/algorithm_costs.hpp>
 #include <dash/comm/environment.hpp>
 #include <dash/comm/exception.hpp>
 #include <dash/comm/network.hpp>
@@ -56,6 +55,7 @@
 #include <dash/comm/reduce.hpp>
 #include <dash/comm/reduce_scatter_block.hpp>
 
+#include "selection/algorithm_costs.hpp"
 #include "smpi_support.hpp"
 
 // SMPI's own collective algorithms, chosen at run time: SimGrid 3.32 exports the setters that its

@@ -124,7 +124,7 @@ extern "C" int __wrap_MPI_Testsome(int count, MPI_Request requests[], int* compl
 }
 
 // SMPI's MPI_Exscan sends every rank's value to every higher rank at once, P(P-1)/2 messages that SimGrid
-// takes many minutes to simulate at P = 512, and dash::init calls it once (comm/locality.cpp). This one
+// takes many minutes to simulate at P = 512, and dash::init calls it once (comm/topology/locality.cpp). This one
 // gathers the values in log P stages (MPI_Allgather) and combines those of the lower ranks locally, in rank
 // order. Contiguous datatypes only; others go to SMPI's.
 extern "C" int __real_MPI_Exscan(const void* send, void* receive, int count, MPI_Datatype type, MPI_Op op,

@@ -1,7 +1,7 @@
 // The cross-rank argument check of the collectives, and the report of a call that failed its
 // local checks on one member (local_failure_report.hpp).
 
-#include "argument_check.hpp"
+#include "engine/argument_check.hpp"
 
 #include <cstdint>
 #include <exception>
@@ -12,8 +12,8 @@
 #include <dash/comm/exception.hpp>
 #include <dash/comm/log.hpp>
 
-#include "../selection/choice.hpp"
-#include "grid_hash.hpp"
+#include "selection/choice.hpp"
+#include "engine/grid_hash.hpp"
 
 namespace dash::comm::detail {
 

@@ -1,9 +1,9 @@
 #include <cstdint>
 #include <cstring>
 
-#include <dash/comm/detail/bulk_copy.hpp>
+#include "engine/bulk_copy.hpp"
 
-#include "sse2_copy_steps.hpp"
+#include "engine/sse2_copy_steps.hpp"
 
 namespace dash::comm::detail {
 

@@ -22,20 +22,20 @@
 
 #include <mpi.h>
 
-#include <dash/comm/detail/bulk_copy.hpp>
-#include <dash/comm/detail/collective_arena.hpp>
 #include <dash/comm/detail/execution.hpp>
-#include <dash/comm/detail/received_bytes.hpp>
 #include <dash/comm/exception.hpp>
 #include <dash/comm/int_count.hpp>
 #include <dash/comm/log.hpp>
 #include <dash/comm/message_count.hpp>
 #include <dash/comm/mpi_call.hpp>
 
-#include "../group_state.hpp"
-#include "execution_state.hpp"
-#include "plan_steps.hpp"
-#include "progress_thread.hpp"
+#include "arena/collective_arena.hpp"
+#include "engine/bulk_copy.hpp"
+#include "engine/execution_state.hpp"
+#include "engine/plan_steps.hpp"
+#include "engine/progress_thread.hpp"
+#include "engine/received_bytes.hpp"
+#include "groups/group_state.hpp"
 
 namespace dash::comm::detail {
 

@@ -9,12 +9,12 @@
 
 #include <mpi.h>
 
-#include <dash/comm/detail/received_bytes.hpp>
 #include <dash/comm/exception.hpp>
 #include <dash/comm/int_count.hpp>
 #include <dash/comm/mpi_call.hpp>
 
-#include "execution_state.hpp"
+#include "engine/execution_state.hpp"
+#include "engine/received_bytes.hpp"
 
 namespace dash::comm::detail {
 

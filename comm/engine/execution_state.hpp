@@ -23,8 +23,8 @@
 #include <dash/comm/message_count.hpp>
 #include <dash/comm/schedule/schedule.hpp>
 
-#include "plan_steps.hpp"
-#include "progress_thread.hpp"
+#include "engine/plan_steps.hpp"
+#include "engine/progress_thread.hpp"
 
 namespace dash::comm::detail {
 

@@ -18,21 +18,21 @@
 #include <utility>
 
 #include <dash/comm/cost_model.hpp>
-#include <dash/comm/detail/bulk_copy.hpp>
-#include <dash/comm/detail/collective_arena.hpp>
-#include <dash/comm/detail/group_paths.hpp>
 #include <dash/comm/detail/launch.hpp>
-#include <dash/comm/detail/node_hierarchy.hpp>
 #include <dash/comm/exception.hpp>
 #include <dash/comm/runtime.hpp>
 
-#include "../group_state.hpp"
-#include "../selection/call_facts.hpp"
-#include "../selection/choice.hpp"
-#include "../selection/registry.hpp"
-#include "argument_check.hpp"
-#include "plan_cache.hpp"
-#include "shared_memory_run.hpp"
+#include "arena/collective_arena.hpp"
+#include "arena/shared_memory_run.hpp"
+#include "engine/argument_check.hpp"
+#include "engine/bulk_copy.hpp"
+#include "engine/plan_cache.hpp"
+#include "groups/group_paths.hpp"
+#include "groups/group_state.hpp"
+#include "selection/call_facts.hpp"
+#include "selection/choice.hpp"
+#include "selection/registry.hpp"
+#include "topology/node_hierarchy.hpp"
 
 namespace dash::comm::detail {
 

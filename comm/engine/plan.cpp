@@ -1,8 +1,8 @@
 // make_plan: a schedule's dependency analysis for the engine (plan.hpp).
 
-#include <dash/comm/detail/plan.hpp>
+#include "engine/plan.hpp"
 
-#include "plan_steps.hpp"
+#include "engine/plan_steps.hpp"
 
 #include <algorithm>
 #include <memory>

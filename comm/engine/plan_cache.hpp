@@ -11,11 +11,11 @@
 #include <utility>
 
 #include <dash/comm/cartesian_grid.hpp>
-#include <dash/comm/detail/plan.hpp>
 #include <dash/comm/schedule/collective.hpp>
 
-#include "../selection/registry.hpp"
-#include "grid_hash.hpp"
+#include "engine/grid_hash.hpp"
+#include "engine/plan.hpp"
+#include "selection/registry.hpp"
 
 namespace dash::comm::detail {
 

@@ -1,15 +1,16 @@
 #pragma once
 // A schedule ready for the engine: each step's dependencies and the outputs it leaves final, the
 // message channels (per peer and direction, in schedule order), the fences, and whether it runs in
-// lockstep (docs/collectives.md "Engine"). make_plan (detail/plan.hpp) builds it.
+// lockstep (docs/collectives.md "Engine"). make_plan (engine/plan.hpp) builds it.
 
 #include <cstddef>
 #include <cstdint>
 #include <limits>
 #include <vector>
 
-#include <dash/comm/detail/plan.hpp>
 #include <dash/comm/schedule/schedule.hpp>
+
+#include "engine/plan.hpp"
 
 namespace dash::comm::detail {
 

@@ -2,7 +2,7 @@
 #include <string>
 #include <utility>
 
-#include "progress_thread.hpp"
+#include "engine/progress_thread.hpp"
 
 #include <dash/comm/log.hpp>
 

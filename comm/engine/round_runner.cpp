@@ -9,7 +9,7 @@
 #include <dash/comm/exception.hpp>
 #include <dash/comm/mpi_call.hpp>
 
-#include "execution_state.hpp"
+#include "engine/execution_state.hpp"
 
 namespace dash::comm::detail {
 

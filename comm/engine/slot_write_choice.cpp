@@ -1,8 +1,8 @@
 #include <algorithm>
 
-#include <dash/comm/detail/bulk_copy.hpp>
-#include <dash/comm/detail/slot_write_choice.hpp>
-#include <dash/comm/detail/streaming_copy.hpp>
+#include "engine/bulk_copy.hpp"
+#include "engine/slot_write_choice.hpp"
+#include "engine/streaming_copy.hpp"
 
 namespace dash::comm::detail {
 

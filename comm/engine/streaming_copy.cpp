@@ -2,9 +2,9 @@
 #include <cstdint>
 #include <cstring>
 
-#include <dash/comm/detail/streaming_copy.hpp>
+#include "engine/streaming_copy.hpp"
 
-#include "sse2_copy_steps.hpp"
+#include "engine/sse2_copy_steps.hpp"
 
 namespace dash::comm::detail {
 

@@ -1,6 +1,6 @@
 // Interned sets of contributing ranks (rank_sets.hpp).
 
-#include "rank_sets.hpp"
+#include "schedule/rank_sets.hpp"
 
 #include <algorithm>
 #include <iterator>

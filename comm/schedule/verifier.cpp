@@ -22,7 +22,7 @@
 
 #include <dash/comm/schedule/verifier.hpp>
 
-#include "rank_sets.hpp"
+#include "schedule/rank_sets.hpp"
 
 namespace dash::comm::schedule {
 

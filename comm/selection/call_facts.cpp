@@ -1,12 +1,13 @@
-#include "call_facts.hpp"
+#include "selection/call_facts.hpp"
 
 #include <optional>
 #include <utility>
 
-#include <dash/comm/detail/group_paths.hpp>
-#include <dash/comm/detail/node_hierarchy.hpp>
 #include <dash/comm/locality.hpp>
 #include <dash/comm/runtime.hpp>
+
+#include "groups/group_paths.hpp"
+#include "topology/node_hierarchy.hpp"
 
 namespace dash::comm::selection {
 

@@ -7,9 +7,10 @@
 #include <string_view>
 
 #include <dash/comm/cartesian_grid.hpp>
-#include <dash/comm/detail/group_paths.hpp>
 #include <dash/comm/group.hpp>
 #include <dash/comm/network.hpp>
+
+#include "groups/group_paths.hpp"
 
 namespace dash::comm::selection {
 

@@ -1,6 +1,6 @@
 // Selection of a call's algorithm: forced, or the library's choice kept per call shape.
 
-#include "choice.hpp"
+#include "selection/choice.hpp"
 
 #include <algorithm>
 #include <array>
@@ -16,7 +16,7 @@
 #include <dash/comm/network.hpp>
 #include <dash/comm/runtime.hpp>
 
-#include "pricing.hpp"
+#include "selection/pricing.hpp"
 
 namespace dash::comm::selection {
 

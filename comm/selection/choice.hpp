@@ -6,8 +6,8 @@
 
 #include <dash/comm/schedule/collective.hpp>
 
-#include "call_facts.hpp"
-#include "registry.hpp"
+#include "selection/call_facts.hpp"
+#include "selection/registry.hpp"
 
 namespace dash::comm::selection {
 

@@ -5,17 +5,17 @@
 #include <string>
 
 #include <dash/comm/cost_model.hpp>
-#include <dash/comm/detail/collective_arena.hpp>
-#include <dash/comm/detail/group_paths.hpp>
-#include <dash/comm/detail/node_hierarchy.hpp>
 #include <dash/comm/network.hpp>
 #include <dash/comm/runtime.hpp>
 #include <dash/comm/selection.hpp>
 
-#include "call_facts.hpp"
-#include "choice.hpp"
-#include "pricing.hpp"
-#include "registry.hpp"
+#include "arena/collective_arena.hpp"
+#include "groups/group_paths.hpp"
+#include "selection/call_facts.hpp"
+#include "selection/choice.hpp"
+#include "selection/pricing.hpp"
+#include "selection/registry.hpp"
+#include "topology/node_hierarchy.hpp"
 
 namespace dash::comm {
 

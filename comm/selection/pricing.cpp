@@ -1,17 +1,17 @@
 // Pricing of collective algorithms: closed forms, network_cost on DASH_TOPOLOGY's network, and
 // hierarchical runs as arena plus rails (docs/collectives.md "Algorithms and selection").
 
-#include "pricing.hpp"
+#include "selection/pricing.hpp"
 
 #include <cstdint>
 #include <string>
 
-#include <dash/comm/detail/node_hierarchy.hpp>
 #include <dash/comm/exception.hpp>
 #include <dash/comm/network_cost.hpp>
 #include <dash/comm/runtime.hpp>
 
-#include "../engine/arena_rules.hpp"
+#include "arena/arena_rules.hpp"
+#include "topology/node_hierarchy.hpp"
 
 namespace dash::comm::selection {
 

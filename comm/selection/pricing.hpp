@@ -8,8 +8,8 @@
 #include <dash/comm/cost_model.hpp>
 #include <dash/comm/schedule/collective.hpp>
 
-#include "call_facts.hpp"
-#include "registry.hpp"
+#include "selection/call_facts.hpp"
+#include "selection/registry.hpp"
 
 namespace dash::comm::selection {
 

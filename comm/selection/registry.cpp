@@ -5,7 +5,7 @@
 // topology-aware (Sack 2011 ch. 3) and the hierarchical ones; lookups (find, the names, the
 // rules a call must pass); the registry as the schedule tests and explain() see it.
 
-#include "registry.hpp"
+#include "selection/registry.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -16,7 +16,6 @@
 #include <utility>
 #include <vector>
 
-#include <dash/comm/detail/collective_arena.hpp>
 #include <dash/comm/schedule/allgather.hpp>
 #include <dash/comm/schedule/allreduce.hpp>
 #include <dash/comm/schedule/alltoall.hpp>
@@ -33,7 +32,8 @@
 #include <dash/comm/schedule/scatter.hpp>
 #include <dash/comm/selection.hpp>
 
-#include "../engine/arena_rules.hpp"
+#include "arena/arena_rules.hpp"
+#include "arena/collective_arena.hpp"
 
 namespace dash::comm::selection {
 

@@ -9,11 +9,11 @@
 #include <string_view>
 #include <vector>
 
-#include <dash/comm/detail/algorithm_costs.hpp>
 #include <dash/comm/schedule/collective.hpp>
 #include <dash/comm/schedule/schedule.hpp>
 
-#include "call_facts.hpp"
+#include "selection/algorithm_costs.hpp"
+#include "selection/call_facts.hpp"
 
 namespace dash::comm::selection {
 

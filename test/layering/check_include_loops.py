@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """No include loop among the units of the collective layer (docs/design.md, "Layers and folders").
 
-A unit is a source file of comm/ (comm/**/X.cpp) with the header of the same name (X.hpp, in
-comm/ or include/dash/comm/; a schedule's within schedule/; comm/errors.cpp is exception.hpp's). Unit U depends on unit V when a
+A unit is a source file of comm/ (comm/**/X.cpp, its tests in comm/test/ aside) with the header of
+the same name (X.hpp, beside the sources or in include/dash/comm/; a schedule's within schedule/;
+runtime/errors.cpp is exception.hpp's). comm's private headers are named from comm/'s root
+("arena/collective_arena.hpp"), the public ones from include/. Unit U depends on unit V when a
 file of U includes V's header, directly or through headers that belong to no unit. The check fails,
 naming each loop, when a unit depends on itself through others: then neither can be understood,
 built or started without the other (environment.cpp once started every part while every part read
@@ -32,7 +34,9 @@ def collect(root):
     """Sources and headers of the layer, by path relative to root."""
     sources, headers = [], []
     for top in ("comm", os.path.join("include", "dash", "comm")):
-        for directory, _, files in os.walk(os.path.join(root, top)):
+        for directory, folders, files in os.walk(os.path.join(root, top)):
+            if top == "comm" and os.path.relpath(directory, root) == "comm":
+                folders[:] = [folder for folder in folders if folder != "test"]
             for name in files:
                 path = os.path.relpath(os.path.join(directory, name), root)
                 if name.endswith(".cpp"):
@@ -44,7 +48,8 @@ def collect(root):
 
 def resolve(root, including, target):
     """The layer's file an include names, or None (system and other layers' headers)."""
-    candidates = [os.path.join("include", target), os.path.normpath(os.path.join(os.path.dirname(including), target))]
+    candidates = [os.path.join("include", target), os.path.join("comm", target),
+                  os.path.normpath(os.path.join(os.path.dirname(including), target))]
     for candidate in candidates:
         if os.path.isfile(os.path.join(root, candidate)):
             return candidate
@@ -158,14 +163,14 @@ def self_test():
     with tempfile.TemporaryDirectory() as root:
         write = scratch_tree.writer(root)
         write("include/dash/comm/a.hpp", "#pragma once\n")
-        write("comm/a.cpp", '#include <dash/comm/a.hpp>\n#include "helper.hpp"\n')
-        write("comm/helper.hpp", '#pragma once\n#include "b.hpp"\n')  # a header of no unit
-        write("comm/b.hpp", "#pragma once\n")
-        write("comm/b.cpp", '#include "b.hpp"\n#include <vector>\n')
+        write("comm/a.cpp", '#include <dash/comm/a.hpp>\n#include "part/helper.hpp"\n')
+        write("comm/part/helper.hpp", '#pragma once\n#include "part/b.hpp"\n')  # a header of no unit
+        write("comm/part/b.hpp", "#pragma once\n")
+        write("comm/part/b.cpp", '#include "part/b.hpp"\n#include <vector>\n')
         if check(root) != 0:
             print("self-test: a tree without a loop was rejected")
             return 1
-        write("comm/b.cpp", '#include "b.hpp"\n#include <dash/comm/a.hpp>\n')
+        write("comm/part/b.cpp", '#include "part/b.hpp"\n#include <dash/comm/a.hpp>\n')
         if check(root) != 1:
             print("self-test: the loop a -> (helper) -> b -> a was not found")
             return 1

@@ -35,7 +35,7 @@ struct ExecutionWindow {
   std::size_t receives = 16;  // M > N: receives of later rounds pre-posted
 };
 
-struct Plan;  // detail/plan.hpp
+struct Plan;  // comm/engine/plan.hpp
 
 struct ExecutionSetup {
   std::string_view function = "dash::comm engine";  // for messages (a literal, as CollectiveCall's)
@@ -59,7 +59,7 @@ struct ExecutionSetup {
 };
 
 // A collective that runs without a schedule (the intra-node shared-memory algorithms,
-// comm/engine/shared_memory_run.hpp); an Execution drives it like a schedule.
+// comm/arena/shared_memory_run.hpp); an Execution drives it like a schedule.
 class DirectRun {
 public:
   virtual ~DirectRun() = default;

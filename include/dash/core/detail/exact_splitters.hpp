@@ -15,7 +15,7 @@
 // contiguous key ranges it takes one to five (docs/sort.md).
 //
 // The pure parts (brackets, proposals, narrowing, balanced targets) are functions here and in
-// dash/exact_splitters.cpp, tested without MPI; exact_split_positions runs the rounds on a group.
+// core/exact_splitters.cpp, tested without MPI; exact_split_positions runs the rounds on a group.
 //
 // Map: the pure parts (SplitBracket and initial_bracket, Proposals and propose, CountedProposal and
 // narrow, balanced_targets); SplitProposal and count_before (a member's count below a proposal);

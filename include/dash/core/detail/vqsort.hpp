@@ -1,6 +1,6 @@
 #pragma once
 // Google Highway's vqsort (vectorised quicksort, Debian libhwy-dev) as a local sort kernel. It is an
-// optional dependency: only dash/vqsort.cpp includes Highway's headers, and a build without it has
+// optional dependency: only core/vqsort.cpp includes Highway's headers, and a build without it has
 // these functions too (vqsort_built() is false and sorting throws).
 
 #include <concepts>
