@@ -24,7 +24,7 @@
 
 #include <gtest/gtest.h>
 
-#include <dash/algorithms/stencil.hpp>
+#include <dash/algorithms/apply_stencil.hpp>
 #include <dash/containers/halo_matrix.hpp>
 #include <dash/dash.hpp>
 

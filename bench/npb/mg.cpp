@@ -19,7 +19,7 @@
 
 #include <mpi.h>
 
-#include <dash/algorithms/stencil.hpp>
+#include <dash/algorithms/apply_stencil.hpp>
 #include <dash/comm/allgather.hpp>
 #include <dash/comm/allreduce.hpp>
 #include <dash/comm/exception.hpp>

@@ -14,7 +14,7 @@
 
 #include <cstddef>
 
-#include <dash/algorithms/stencil.hpp>
+#include <dash/algorithms/apply_stencil.hpp>
 #include <dash/core/team.hpp>
 
 namespace dash::bench::npb {

@@ -24,7 +24,7 @@
 
 #include <mpi.h>
 
-#include <dash/algorithms/stencil.hpp>
+#include <dash/algorithms/apply_stencil.hpp>
 #include <dash/comm/mpi_call.hpp>
 #include <dash/containers/halo_matrix.hpp>
 #include <dash/containers/matrix.hpp>

@@ -11,7 +11,7 @@
 #include <memory>
 #include <vector>
 
-#include <dash/algorithms/stencil.hpp>
+#include <dash/algorithms/apply_stencil.hpp>
 #include <dash/core/team.hpp>
 
 #include "npb/mg.hpp"

@@ -24,7 +24,7 @@
 #include <gtest/gtest.h>
 #include <mpi.h>
 
-#include <dash/algorithms/stencil.hpp>
+#include <dash/algorithms/apply_stencil.hpp>
 #include <dash/comm/environment.hpp>
 #include <dash/comm/locality.hpp>
 #include <dash/containers/halo_matrix.hpp>

@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include <dash/algorithms/stencil.hpp>
+#include <dash/algorithms/apply_stencil.hpp>
 #include <dash/containers/halo_matrix.hpp>
 #include <dash/dash.hpp>
 

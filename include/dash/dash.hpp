@@ -16,7 +16,7 @@
 #include <dash/algorithms/scan.hpp>
 #include <dash/algorithms/sort.hpp>
 #include <dash/algorithms/sparse_matvec.hpp>
-#include <dash/algorithms/stencil.hpp>
+#include <dash/algorithms/apply_stencil.hpp>
 #include <dash/algorithms/transform.hpp>
 #include <dash/algorithms/transform_reduce.hpp>
 #include <dash/comm/abort_job.hpp>

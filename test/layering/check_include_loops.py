@@ -2,9 +2,9 @@
 """No include loop among the units of the collective layer (docs/design.md, "Layers and folders").
 
 A unit is a source file of comm/ (comm/**/X.cpp, its tests in comm/test/ aside) with the header of
-the same name (X.hpp, beside the sources or in include/dash/comm/; a schedule's within schedule/;
-runtime/errors.cpp is exception.hpp's). comm's private headers are named from comm/'s root
-("arena/collective_arena.hpp"), the public ones from include/. Unit U depends on unit V when a
+the same name (X.hpp, beside the sources or in include/dash/comm/; a schedule's within schedule/).
+comm's private headers are named from comm/'s root ("arena/collective_arena.hpp"), the public ones
+from include/. Unit U depends on unit V when a
 file of U includes V's header, directly or through headers that belong to no unit. The check fails,
 naming each loop, when a unit depends on itself through others: then neither can be understood,
 built or started without the other (environment.cpp once started every part while every part read
@@ -22,8 +22,6 @@ sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 import scratch_tree  # noqa: E402
 
 INCLUDE = re.compile(r'^\s*#\s*include\s*[<"]([^>"]+)[>"]', re.M)
-# Sources whose header has another name.
-HEADER_OF = {"errors": "exception"}
 
 
 def stem(path):
@@ -81,11 +79,7 @@ def units(sources, headers):
     members = {source: [source] for source in sources}
     owner = {}
     for header in headers:
-        name = stem(header)
-        for source_stem, header_stem in HEADER_OF.items():
-            if header_stem == name:
-                name = source_stem
-        owners = by_name.get((name, family(header)), [])
+        owners = by_name.get((stem(header), family(header)), [])
         if len(owners) == 1:
             owner[header] = owners[0]
             members[owners[0]].append(header)
