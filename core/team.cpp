@@ -19,6 +19,7 @@
 #include <dash/comm/group_communicator.hpp>
 #include <dash/comm/locality.hpp>
 #include <dash/comm/team_paths.hpp>
+#include <dash/comm/uniform_check.hpp>
 #include <dash/core/detail/split_service.hpp>
 #include <dash/core/detail/tag_blocks.hpp>
 #include <dash/core/team.hpp>
@@ -40,6 +41,31 @@ namespace {
 // follows from its ticket, and a few tickets are in flight at a time: dash/comm/team_paths.hpp).
 constexpr int rail_tags = 64;
 static_assert(detail::TagBlockLayout::min_block_tags - rail_tags >= 128, "a team keeps most of its block");
+
+// The team operations whose members agree on the call before they act (Team::agree): each call's
+// key (comm::uniform_key) starts with its operation, so members in different operations disagree.
+enum class Operation : std::int32_t { split = 1, split_by, split_by_locality };
+
+struct SplitCall {
+  Operation operation;
+  std::int32_t parts;  // 0 where invalid
+};
+
+// The color and key differ between members; the variant, the options and the validity of the
+// arguments not. An invalid option counts as -1.
+struct SplitByCall {
+  Operation operation;
+  std::int32_t color_valid;
+  std::int32_t algorithm;
+  std::int32_t sorters;
+  std::int32_t table_holders;
+};
+
+struct SplitByLocalityCall {
+  Operation operation;
+  std::int32_t scope;
+  std::int32_t fits;
+};
 
 }  // namespace
 
@@ -157,7 +183,7 @@ Team& Team::split(int n) {
   require_member("dash::Team::split");
   const int size = group_->size();
   const bool valid = n >= 1 && n <= size;
-  const bool agreed = members_agree(static_cast<std::uint64_t>(valid ? n : 0));
+  const bool agreed = members_agree(comm::uniform_key(SplitCall{Operation::split, valid ? n : 0}));
   if (!valid) {
     throw invalid_argument("dash::Team::split", "n", n,
                            "a number of parts in [1, " + std::to_string(size) + "] (the team size)");
@@ -190,14 +216,10 @@ Team& Team::split_by(int color, int key, const SplitOptions& options) {
       options.sorters == 0 || (options.sorters > 0 && std::has_single_bit(static_cast<unsigned>(options.sorters)));
   const int size = group_->size();
   const bool holders_valid = options.table_holders >= 0 && options.table_holders <= size;
-  // The color and key differ between members; the variant, the options and the validity of the
-  // arguments not. Invalid options are encoded as all ones.
-  const auto sorters_code = static_cast<std::uint64_t>(
-      sorters_valid ? std::bit_width(static_cast<unsigned>(options.sorters)) : 63);
-  const std::uint64_t holders_code =
-      holders_valid ? static_cast<std::uint64_t>(options.table_holders) : std::uint64_t{UINT32_MAX};
-  const std::uint64_t call = std::uint64_t{1} << 63 | (color_valid ? 0 : std::uint64_t{1} << 62) |
-                             static_cast<std::uint64_t>(options.algorithm) << 56 | sorters_code << 32 | holders_code;
+  const std::uint64_t call = comm::uniform_key(SplitByCall{Operation::split_by, color_valid ? 1 : 0,
+                                                           static_cast<std::int32_t>(options.algorithm),
+                                                           sorters_valid ? options.sorters : -1,
+                                                           holders_valid ? options.table_holders : -1});
   // The caller's rows of a distributed table are reserved before the agreement, which then also
   // says whether any member had no room (the lowest such rank, as size - rank).
   detail::TableReservation reservation = color_valid && sorters_valid && holders_valid
@@ -255,7 +277,8 @@ Team& Team::split_by_locality(Scope scope) {
     color = color * 65536 + place.core;
   }
   const bool fits = color >= 0 && color <= std::int64_t{INT32_MAX} && place.numa_domain < 4096 && place.core < 65536;
-  if (!members_agree(std::uint64_t{3} << 61 | static_cast<std::uint64_t>(scope) << 1 | (fits ? 1U : 0U))) {
+  if (!members_agree(comm::uniform_key(
+          SplitByLocalityCall{Operation::split_by_locality, static_cast<std::int32_t>(scope), fits ? 1 : 0}))) {
     throw InvalidArgument("dash::Team::split_by_locality: the members disagree: they passed different scopes, or a "
                           "member's node, NUMA domain or core index is too large for a split color (more than 32767 "
                           "nodes, 4095 domains or 65535 cores per node)");

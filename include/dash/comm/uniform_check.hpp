@@ -40,6 +40,18 @@ std::uint64_t fnv1a_hash(const void* bytes, std::size_t length) noexcept;
                                        const std::string& local_value, MPI_Comm comm);
 }  // namespace detail
 
+// The key check_uniform compares: 64 bits of `value`'s bytes, for agreements that fold "the same on
+// every member" into a reduction of their own (dash::Team's splits agree on the call and on a
+// concern in one allreduce). Equal values give equal keys; unequal ones differ but with
+// probability 2^-64.
+template <class T>
+std::uint64_t uniform_key(const T& value) noexcept {
+  static_assert(std::is_trivially_copyable_v<T> && std::has_unique_object_representations_v<T>,
+                "dash::comm::uniform_key hashes object bytes, so the value type must be trivially copyable "
+                "and have no padding bytes (their contents differ between ranks)");
+  return detail::fnv1a_hash(&value, sizeof value);
+}
+
 // Collective over `comm`: throws dash::InvalidArgument on every rank unless `value` is bitwise
 // equal on all ranks. Cost: one allreduce of 16 bytes.
 template <class T>

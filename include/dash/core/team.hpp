@@ -126,8 +126,9 @@ private:
   // Whether a collective of this team or of one split from it still runs in the collective arena
   // on this process (its request not yet completed).
   bool runs_in_arena() const noexcept;
-  // Collective: true when every member passed the same `call` (which operation, its arguments
-  // that must match, whether the member's own arguments are valid). One allreduce; splits always
+  // Collective: true when every member passed the same `call`, the comm::uniform_key of which
+  // operation, its arguments that must match and whether the member's own arguments are valid
+  // (team.cpp's SplitCall, SplitByCall, SplitByLocalityCall). One allreduce; splits always
   // run it, so a mistake on one member is an exception on all, never a hang.
   bool members_agree(std::uint64_t call) const;
   // members_agree with a `concern` of each member riding along: the largest any member passed.
