@@ -63,6 +63,17 @@ function(dash_use_test_precompiled_header target)
   endif()
 endfunction()
 
+# Compiles <target> at the build type's optimisation even where DASH_TEST_COMPILE_OPTIONS lowers the
+# tests' (scripts/test's sanitizer pass: -O0), for a test whose run at -O0 would cost more time than
+# its compile saves. It then parses GoogleTest and dash.hpp itself: the shared precompiled header is
+# made with the tests' options, and GCC refuses it under other optimisation flags.
+function(dash_test_keeps_build_optimization target)
+  if(DASH_TEST_COMPILE_OPTIONS)
+    set_property(TARGET ${target} PROPERTY COMPILE_OPTIONS "")
+    set_property(TARGET ${target} PROPERTY PRECOMPILE_HEADERS_REUSE_FROM "")
+  endif()
+endfunction()
+
 function(dash_add_mpi_run test_name)
   cmake_parse_arguments(ARG "" "NP;TIMEOUT" "COMMAND;LABELS;ENVIRONMENT" ${ARGN})
   if("sanitize" IN_LIST ARG_LABELS)

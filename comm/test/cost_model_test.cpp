@@ -11,7 +11,7 @@
 //
 // Map: every registered algorithm against the verifier (Sweep, the grids, measure, the ClosedForm
 // sweep and its coverage); Rabenseifner 2004's totals and the independent simulation's critical
-// paths (SeedForms); the parameters and predictions (CostModel: seconds from terms, the overhead,
+// paths (PublishedForms); the parameters and predictions (CostModel: seconds from terms, the overhead,
 // parsing, messages between nodes, errors, DASH_COST_MODEL).
 
 #include <algorithm>
@@ -234,7 +234,7 @@ TEST(ClosedForm, CoversEveryCollective) {
 // ---------------------------------------------------------------------------------------------
 // Rabenseifner 2004's totals (§3.4-§3.7, f_α = f_β = 1), n = S blocks
 
-struct SeedRow {
+struct PublishedRow {
   int p;
   double halving_doubling[3];  // allreduce (start-ups, blocks / n, combined blocks / n)
   double ring[3];
@@ -244,7 +244,7 @@ struct SeedRow {
 
 // Critical paths of these schedules in an independent message-level simulation, to 3 decimals
 // (they equal the paper's closed forms).
-constexpr SeedRow seed_rows[] = {
+constexpr PublishedRow published_rows[] = {
     {4, {4, 1.5, 0.75}, {6, 1.5, 0.75}, {2, 2, 2}, {4, 1.5, 0.75}},
     {8, {6, 1.75, 0.875}, {14, 1.75, 0.875}, {3, 3, 3}, {6, 1.75, 0.875}},
     {13, {9, 3.75, 1.375}, {24, 1.846, 0.923}, {5, 5, 4}, {8, 2.75, 1.375}},
@@ -258,7 +258,7 @@ constexpr SeedRow seed_rows[] = {
     {100, {15, 3.969, 1.484}, {198, 1.980, 0.990}, {8, 8, 7}, {14, 2.969, 1.484}},
 };
 
-void expect_seed(const detail::AlgorithmCost& cost, int p, std::uint32_t n, const double (&want)[3], const char* what) {
+void expect_published(const detail::AlgorithmCost& cost, int p, std::uint32_t n, const double (&want)[3], const char* what) {
   const CostTerms terms = cost.terms(CostShape{p, n});
   const double printed = 0.0005 + 1e-9;  // half a unit of the third decimal
   EXPECT_EQ(terms.startups, want[0]) << what << " p=" << p;
@@ -266,21 +266,21 @@ void expect_seed(const detail::AlgorithmCost& cost, int p, std::uint32_t n, cons
   EXPECT_NEAR(terms.reduced_blocks / n, want[2], printed) << what << " p=" << p;
 }
 
-TEST(SeedForms, MatchTheRabenseifnerOracleTable) {
-  for (const SeedRow& row : seed_rows) {
+TEST(PublishedForms, MatchTheRabenseifnerOracleTable) {
+  for (const PublishedRow& row : published_rows) {
     const auto p2 = schedule::floor_pow2(static_cast<std::uint32_t>(row.p));
     const auto n = static_cast<std::uint32_t>(row.p) * p2;  // a multiple of both part counts
-    expect_seed(detail::allreduce_rabenseifner_cost, row.p, n, row.halving_doubling, "halving and doubling");
-    expect_seed(detail::allreduce_ring_cost, row.p, n, row.ring, "ring");
-    expect_seed(detail::allreduce_recursive_doubling_cost, row.p, n, row.recursive_doubling, "recursive doubling");
-    expect_seed(detail::reduce_rabenseifner_cost, row.p, n, row.reduce, "reduce");
+    expect_published(detail::allreduce_rabenseifner_cost, row.p, n, row.halving_doubling, "halving and doubling");
+    expect_published(detail::allreduce_ring_cost, row.p, n, row.ring, "ring");
+    expect_published(detail::allreduce_recursive_doubling_cost, row.p, n, row.recursive_doubling, "recursive doubling");
+    expect_published(detail::reduce_rabenseifner_cost, row.p, n, row.reduce, "reduce");
   }
 }
 
 // §2.3 totals: p = 2^k: 2 lg p start-ups, 2(1 - 1/p)n sent, (1 - 1/p)n combined; otherwise
 // allreduce 2⌊lg p⌋ + 3 start-ups, (4 - 2/p')n, (3/2 - 1/p')n, and reduce 2⌊lg p⌋ + 2,
 // (3 - 2/p')n, (3/2 - 1/p')n; the paper's ≃ forms 2⌊lg p⌋ + 3 and 2⌊lg p⌋ + 2 start-ups.
-TEST(SeedForms, RabenseifnerTotalsForEveryGroupUpTo1024) {
+TEST(PublishedForms, RabenseifnerTotalsForEveryGroupUpTo1024) {
   for (int p = 1; p <= 1024; ++p) {
     const double p2 = schedule::floor_pow2(static_cast<std::uint32_t>(p));
     const double lg = schedule::floor_log2(static_cast<std::uint32_t>(p));
@@ -306,7 +306,7 @@ TEST(SeedForms, RabenseifnerTotalsForEveryGroupUpTo1024) {
 
 // Binary blocks' combined blocks per n: an independent simulation of the
 // binary-blocks reconstruction (Rabenseifner 2004 §3.6 gives no closed form), p = 13 .. 100.
-TEST(SeedForms, BinaryBlocksCombineAsTheDigestSays) {
+TEST(PublishedForms, BinaryBlocksCombineAsPublished) {
   const std::pair<int, double> rows[] = {{13, 1.125}, {15, 1.375}, {24, 1.0}, {33, 1.0},
                                          {36, 1.0},   {60, 1.09375}, {96, 1.0}, {100, 1.015625}};
   for (const auto& [p, combined] : rows) {

@@ -140,7 +140,7 @@ TEST(NetworkCost, SplitsHalfRingTransfersOverBothDirections) {
   EXPECT_EQ(cost_of_stage(8, stage, parse_network("mesh:8"), {.multi_port = true}).link_blocks, 1);
 }
 
-TEST(NetworkCost, XorStagesCongestAsTheSeedCounts) {
+TEST(NetworkCost, XorStagesCongestAsThePublishedCounts) {
   // Sack 2011 §3.3: within a torus dimension of 8, XOR 1 is congestion-free, XOR 2 has congestion 2
   // and XOR 4 (half the ring) p/4 = 2 using the wrap links; a mesh doubles the last one.
   auto xor_stage = [](int p, int bit) {
@@ -340,7 +340,7 @@ Network bgp_torus(int x, int y, int z) {
 }
 
 // The orders of the recomputed table: torus_order's turns with each turn's bits ascending.
-std::vector<int> seed_table_order(std::span<const int> dims) {
+std::vector<int> published_table_order(std::span<const int> dims) {
   std::vector<int> order = torus_order(dims);
   std::vector<int> bits;
   for (const int d : dims) {
@@ -355,7 +355,7 @@ std::vector<int> seed_table_order(std::span<const int> dims) {
   return order;
 }
 
-TEST(NetworkCostGolden, Torus8x8x8MatchesTheSeedsCounts) {
+TEST(NetworkCostGolden, Torus8x8x8MatchesThePublishedCounts) {
   const Network torus = bgp_torus(8, 8, 8);
   const CollectiveShape shape = allgather_shape(512);
   // Distance doubling (the minimal generator): n(1+p+p^2)(5/24 p^2 - 1/3) = 949, 9 stages.
@@ -386,15 +386,15 @@ struct TableRow {
   int x, y, z;
   double doubling;
   double halving;
-  double seed_optimal;
+  double published_optimal;
   double our_optimal;
 };
 
 void PrintTo(const TableRow& row, std::ostream* out) { *out << row.x << "x" << row.y << "x" << row.z; }
 
-class SeedTable : public testing::TestWithParam<TableRow> {};
+class PublishedTable : public testing::TestWithParam<TableRow> {};
 
-TEST_P(SeedTable, ReproducesTheRow) {
+TEST_P(PublishedTable, ReproducesTheRow) {
   const TableRow& row = GetParam();
   const Network torus = bgp_torus(row.x, row.y, row.z);
   const int p = row.x * row.y * row.z;
@@ -404,31 +404,31 @@ TEST_P(SeedTable, ReproducesTheRow) {
   EXPECT_EQ(halving.link_blocks, row.halving);
   EXPECT_EQ(halving.startups, stages + 1);
   const std::vector<int> dims = {row.z, row.y, row.x};
-  EXPECT_EQ(ordered_allgather_cost(torus, seed_table_order(dims)).link_blocks, row.seed_optimal);
+  EXPECT_EQ(ordered_allgather_cost(torus, published_table_order(dims)).link_blocks, row.published_optimal);
   const NetworkCostTerms optimal = ordered_allgather_cost(torus, torus_order(dims));
   EXPECT_EQ(optimal.link_blocks, row.our_optimal);
   EXPECT_EQ(optimal.startups, stages + 1);
 }
 
 // Non-cubic rows: that table's order puts each turn's smaller dimensions first, ours the larger.
-INSTANTIATE_TEST_SUITE_P(BgpPartitions, SeedTable,
+INSTANTIATE_TEST_SUITE_P(BgpPartitions, PublishedTable,
                          testing::Values(TableRow{8, 8, 8, 949, 732, 576, 576}, TableRow{8, 8, 16, 3509, 1472, 1172, 1160},
                                          TableRow{8, 8, 32, 13749, 2960, 2360, 2336},
                                          TableRow{8, 16, 32, 27701, 6096, 4744, 4688}));
 // P = 8192 .. 32768: several seconds each in unoptimised builds.
-INSTANTIATE_TEST_SUITE_P(LargeGroups, SeedTable,
+INSTANTIATE_TEST_SUITE_P(LargeGroups, PublishedTable,
                          testing::Values(TableRow{8, 32, 32, 56245, 12624, 9504, 9408},
                                          TableRow{16, 32, 32, 112517, 31056, 19056, 19008},
                                          TableRow{32, 32, 32, 225141, 76112, 38144, 38144}));
 
-TEST(NetworkCostGolden, SeedTableOrdersAreTheDigests) {
-  auto seed_order = [](std::vector<int> dims) { return seed_table_order(dims); };
-  EXPECT_EQ(seed_order({8, 8, 8}), (std::vector<int>{2, 5, 8, 1, 4, 7, 0, 3, 6}));
-  EXPECT_EQ(seed_order({16, 8, 8}), (std::vector<int>{9, 2, 5, 8, 1, 4, 7, 0, 3, 6}));
-  const std::vector<int> z32 = seed_order({32, 8, 8});
+TEST(NetworkCostGolden, PublishedTableOrders) {
+  auto published_order = [](std::vector<int> dims) { return published_table_order(dims); };
+  EXPECT_EQ(published_order({8, 8, 8}), (std::vector<int>{2, 5, 8, 1, 4, 7, 0, 3, 6}));
+  EXPECT_EQ(published_order({16, 8, 8}), (std::vector<int>{9, 2, 5, 8, 1, 4, 7, 0, 3, 6}));
+  const std::vector<int> z32 = published_order({32, 8, 8});
   EXPECT_EQ(std::vector<int>(z32.begin(), z32.begin() + 5), (std::vector<int>{10, 9, 2, 5, 8}));
-  EXPECT_EQ(seed_order({32, 16, 8}), (std::vector<int>{11, 6, 10, 2, 5, 9, 1, 4, 8, 0, 3, 7}));
-  const std::vector<int> cube = seed_order({32, 32, 32});
+  EXPECT_EQ(published_order({32, 16, 8}), (std::vector<int>{11, 6, 10, 2, 5, 9, 1, 4, 8, 0, 3, 7}));
+  const std::vector<int> cube = published_order({32, 32, 32});
   EXPECT_EQ(std::vector<int>(cube.begin(), cube.begin() + 6), (std::vector<int>{4, 9, 14, 3, 8, 13}));
   EXPECT_EQ(std::vector<int>(cube.end() - 3, cube.end()), (std::vector<int>{0, 5, 10}));
 }

@@ -272,7 +272,7 @@ TEST(AllgatherBruckNoncanonical, LeavesTheOutputRotatedWithoutReorder) {
   }
 }
 
-TEST(AllgatherSparbit, BlocksPerStepMatchTheSeedTable) {
+TEST(AllgatherSparbit, BlocksPerStepMatchThePublishedTable) {
   // Loch & Koslovski 2021, Alg. 1 (its two typos fixed), as an independent simulation of it prints.
   const std::vector<std::pair<int, std::vector<std::uint32_t>>> table = {
       {5, {1, 1, 2}},

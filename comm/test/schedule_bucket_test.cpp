@@ -259,7 +259,7 @@ void expect_small_remap(const Algorithm& algorithm, const CollectiveShape& shape
   }
 }
 
-TEST_P(BucketVerification, ComputesTheCollectiveAtTheSeedsCosts) {
+TEST_P(BucketVerification, ComputesTheCollectiveAtThePublishedCosts) {
   const Case& c = GetParam();
   const CartesianGrid grid = c.periodic ? torus(c.dims) : mesh(c.dims);
   for (const std::uint32_t s : c.segment_counts) {
@@ -300,7 +300,7 @@ std::vector<Case> cases() {
   return result;
 }
 
-INSTANTIATE_TEST_SUITE_P(SeedGrids, BucketVerification, testing::ValuesIn(cases()), testing::PrintToStringParamName());
+INSTANTIATE_TEST_SUITE_P(PublishedGrids, BucketVerification, testing::ValuesIn(cases()), testing::PrintToStringParamName());
 
 // Allreduce with sections of equal size (S a multiple of w·P) on a few grids, for the exact forms.
 TEST(BucketAllreduce, EqualSectionsGiveTheClosedForms) {
@@ -425,7 +425,7 @@ TEST(Bucket, MultiPortRoundsAreFencedOnePortRoundsRunAhead) {
   }
 }
 
-TEST(BucketAllgather6Way, RemapsSectionsAsTheSeedsWorkedExample) {
+TEST(BucketAllgather6Way, RemapsSectionsAsThePublishedWorkedExample) {
   // Sack 2011 §3.4.2 on 8x8x8: section 3 of process 200 is s = 1203, bucket ⌊1203/512⌋ = 2 (YZX+),
   // slot 179, which is process 410's slot in that bucket.
   const CollectiveShape shape = shape_of(Kind::allgather, torus({8, 8, 8}), 6);
@@ -550,7 +550,7 @@ Schedule phases_as_stages(const Schedule& schedule, const std::vector<std::size_
   return merged;
 }
 
-TEST(BucketNetworkCost, SixBucketOn8x16x32AgainstTheSeedsCount) {
+TEST(BucketNetworkCost, SixBucketOn8x16x32AgainstThePublishedCount) {
   // Sack 2011 §3.5.6, second example (X = 8, Y = 16, Z = 32; our dims 32x16x8): 327α + (4591/6)nδ =
   // (3 + 6 + 3·106)α + (8 + 8 + 31/6 + 496/6 + 3968/6)nδ, for a pad-to-6 stage, the remap, and
   // three phases. S = 6: one block is n/6.

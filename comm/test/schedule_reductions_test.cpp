@@ -1,12 +1,12 @@
-// Reduction generators (reduce-scatter, allreduce, reduce), run through the verifier for every
+// Reduction generators (reduce-scatter, allreduce), run through the verifier for every
 // group size up to 256 and sampled larger ones, with commutative and non-commutative operations,
 // and their measured costs compared with Rabenseifner 2004's closed forms (critical path in
 // start-ups, blocks and combined blocks; n = S blocks is the vector, p' = 2^⌊lg p⌋, r = p - p').
 //
-// Map: shape, run and metric helpers (Expected, expect_metrics, rank-order violations), Group and
-// the group-size ranges; then reduce-scatter (ring, pairwise, recursive halving, empty rounds, large
-// groups), allreduce (recursive doubling, Rabenseifner, binary blocks, ring, pairwise ring, large
-// groups), the oracle table of all three, and reduce (binomial, k-nomial, Rabenseifner, large groups).
+// Map: reduce-scatter (ring, pairwise, recursive halving, empty rounds, large groups), then
+// allreduce (recursive doubling, Rabenseifner, binary blocks, ring, pairwise ring, large groups).
+// The oracle table of all three and reduce are in schedule_reduce_test.cpp; the shape, run and
+// metric helpers in schedule_reduction_checks.hpp.
 
 #include <algorithm>
 #include <cstdint>
@@ -23,126 +23,10 @@
 #include <dash/comm/schedule/reduce_scatter.hpp>
 #include <dash/comm/schedule/verifier.hpp>
 
+#include "schedule_reduction_checks.hpp"
+
+
 namespace {
-
-using namespace dash::comm;
-using namespace dash::comm::schedule;
-
-using Generator = Schedule (*)(const CollectiveShape&, int);
-
-CollectiveShape shape_of(Coll collective, int p, std::uint32_t segments, bool commutative, int root = 0) {
-  CollectiveShape shape;
-  shape.collective = collective;
-  shape.size = p;
-  shape.segments = segments;
-  shape.root = root;
-  shape.op.commutative = commutative;
-  return shape;
-}
-
-VerificationReport run(const CollectiveShape& shape, Generator generator) {
-  return verify(shape, [&](int rank) { return generator(shape, rank); });
-}
-
-std::string where(const CollectiveShape& shape) {
-  return "P=" + std::to_string(shape.size) + " root=" + std::to_string(shape.root) +
-         " S=" + std::to_string(shape.segments) + (shape.op.commutative ? "" : " non-commutative");
-}
-
-// Metrics a schedule must measure; unset fields are not checked.
-struct Expected {
-  std::optional<std::size_t> rounds;    // most communication rounds of a rank
-  std::optional<std::size_t> messages;  // most messages a rank sends
-  std::optional<double> blocks;         // most blocks a rank sends
-  std::optional<std::size_t> total_messages;
-  std::optional<double> total_blocks;
-  std::optional<double> startups;  // critical path
-  std::optional<double> critical_blocks;
-  std::optional<double> reduced;
-};
-
-void expect_metrics(const CollectiveShape& shape, const VerificationReport& report, const Expected& want) {
-  const ScheduleMetrics& got = report.metrics;
-  const std::string at = where(shape);
-  if (want.rounds) {
-    EXPECT_EQ(got.max_communication_rounds, *want.rounds) << at;
-  }
-  if (want.messages) {
-    EXPECT_EQ(got.max_messages_sent, *want.messages) << at;
-  }
-  if (want.blocks) {
-    EXPECT_EQ(static_cast<double>(got.max_blocks_sent), *want.blocks) << at;
-  }
-  if (want.total_messages) {
-    EXPECT_EQ(got.total_messages, *want.total_messages) << at;
-  }
-  if (want.total_blocks) {
-    EXPECT_EQ(static_cast<double>(got.total_blocks_sent), *want.total_blocks) << at;
-  }
-  if (want.startups) {
-    EXPECT_EQ(got.critical_startups, *want.startups) << at;
-  }
-  if (want.critical_blocks) {
-    EXPECT_EQ(got.critical_blocks, *want.critical_blocks) << at;
-  }
-  if (want.reduced) {
-    EXPECT_EQ(got.critical_reduced_blocks, *want.reduced) << at;
-  }
-}
-
-// Verifies and returns the metrics; fails the test with the verifier's error otherwise.
-VerificationReport verified(const CollectiveShape& shape, Generator generator) {
-  VerificationReport report = run(shape, generator);
-  EXPECT_TRUE(report.ok) << where(shape) << ": " << report.error;
-  return report;
-}
-
-void expect_rank_order_violation(const CollectiveShape& shape, Generator generator) {
-  const VerificationReport report = run(shape, generator);
-  EXPECT_FALSE(report.ok) << where(shape);
-  EXPECT_NE(report.error.find("breaks rank order"), std::string::npos)
-      << where(shape) << ": " << report.error;
-}
-
-struct Group {
-  double p;
-  double p2;  // p'
-  double r;
-  double lg;  // lg p'
-  bool power_of_two;
-  explicit Group(int size)
-      : p(size),
-        p2(floor_pow2(static_cast<std::uint32_t>(size))),
-        r(p - p2),
-        lg(floor_log2(static_cast<std::uint32_t>(size))),
-        power_of_two(r == 0) {}
-  std::size_t count(double x) const { return static_cast<std::size_t>(x); }
-};
-
-constexpr std::uint32_t small_segments[] = {0, 1, 3};
-
-// The operations to verify an order-keeping generator with. A schedule the verifier accepts for a
-// non-commutative operation it also accepts for a commutative one (its commutative rules are
-// strictly weaker; schedules and metrics do not depend on the operation), so beyond 64 ranks only
-// the non-commutative run is made.
-std::vector<bool> commutativity_for(int p) {
-  return p <= 64 ? std::vector<bool>{true, false} : std::vector<bool>{false};
-}
-
-// Ranges of group sizes of about equal verification cost for generators with p(p-1) messages,
-// each its own test so that none runs long.
-struct GroupSizes {
-  int first;
-  int last;
-};
-
-std::string range_name(const ::testing::TestParamInfo<GroupSizes>& info) {
-  return "P" + std::to_string(info.param.first) + "to" + std::to_string(info.param.last);
-}
-
-const auto quadratic_ranges =
-    ::testing::Values(GroupSizes{1, 141}, GroupSizes{142, 178}, GroupSizes{179, 203}, GroupSizes{204, 224},
-                      GroupSizes{225, 241}, GroupSizes{242, 256});
 
 // ---------------------------------------------------------------------------------------------
 // Reduce-scatter
@@ -331,7 +215,7 @@ double rabenseifner_allreduce_startups(int size) {
   return g.power_of_two ? 2 * g.lg : 2 * g.lg + 3;
 }
 
-TEST(ScheduleAllreduce, RabenseifnerMatchesSeedTotals) {
+TEST(ScheduleAllreduce, RabenseifnerMatchesPublishedTotals) {
   for (int p = 1; p <= 256; ++p) {
     const auto s = 2 * floor_pow2(static_cast<std::uint32_t>(p));
     for (const bool commutative : commutativity_for(p)) {
@@ -401,7 +285,7 @@ double binary_blocks_reduced(int p) {
   return t;
 }
 
-TEST(ScheduleAllreduce, BinaryBlocksKeepsRankOrderAndCombinesAsTheDigestSays) {
+TEST(ScheduleAllreduce, BinaryBlocksKeepsRankOrderAndCombinesAsPublished) {
   for (int p = 1; p <= 256; ++p) {
     const auto fine = floor_pow2(static_cast<std::uint32_t>(p));
     for (const std::uint32_t s : {0u, 1u, 3u, 2 * fine}) {
@@ -419,7 +303,7 @@ TEST(ScheduleAllreduce, BinaryBlocksKeepsRankOrderAndCombinesAsTheDigestSays) {
   }
 }
 
-TEST(ScheduleAllreduce, BinaryBlocksCriticalPathOfTheDigestExamples) {
+TEST(ScheduleAllreduce, BinaryBlocksCriticalPathOfThePublishedExamples) {
   for (const BinaryBlocksRow& row : binary_blocks_table) {
     const double s = 2 * floor_pow2(static_cast<std::uint32_t>(row.p));
     const CollectiveShape shape = shape_of(Coll::allreduce, row.p, static_cast<std::uint32_t>(s), false);
@@ -447,7 +331,7 @@ Expected ring_allreduce_costs(int size, double s) {
 
 class AllreduceRing : public ::testing::TestWithParam<GroupSizes> {};
 
-TEST_P(AllreduceRing, MatchesSeedTotalsAndIsCommutativeOnly) {
+TEST_P(AllreduceRing, MatchesPublishedTotalsAndIsCommutativeOnly) {
   for (int p = GetParam().first; p <= GetParam().last; ++p) {
     const auto size = static_cast<std::uint32_t>(p);
     for (const std::uint32_t s : {0u, 1u, 3u, size}) {
@@ -469,7 +353,7 @@ INSTANTIATE_TEST_SUITE_P(ScheduleAllreduce, AllreduceRing, quadratic_ranges, ran
 
 class AllreducePairwiseRing : public ::testing::TestWithParam<GroupSizes> {};
 
-TEST_P(AllreducePairwiseRing, MatchesSeedTotalsAndKeepsRankOrder) {
+TEST_P(AllreducePairwiseRing, MatchesPublishedTotalsAndKeepsRankOrder) {
   for (int p = GetParam().first; p <= GetParam().last; ++p) {
     const auto size = static_cast<std::uint32_t>(p);
     for (const std::uint32_t s : {0u, 1u, 3u, size}) {
@@ -518,238 +402,5 @@ TEST(ScheduleAllreduce, LargestGroup) {
   verified(shape_of(Coll::allreduce, p, 1, true), allreduce_ring);
   verified(one, allreduce_pairwise_ring);
 }
-
-// ---------------------------------------------------------------------------------------------
-// Critical paths of the paper's schedules in a message-level simulation (its closed forms,
-// Rabenseifner 2004 §3.3-§3.7, f_α = f_β = 1, reduce to root 0), with its vector length:
-// (start-ups, blocks / n, combined blocks / n), printed to 3 decimals.
-
-struct OracleRow {
-  int p;
-  double halving_doubling[3];
-  double ring[3];
-  double recursive_doubling[3];
-  double reduce[3];
-};
-
-constexpr OracleRow oracle_table[] = {
-    {4, {4, 1.5, 0.75}, {6, 1.5, 0.75}, {2, 2, 2}, {4, 1.5, 0.75}},
-    {8, {6, 1.75, 0.875}, {14, 1.75, 0.875}, {3, 3, 3}, {6, 1.75, 0.875}},
-    {13, {9, 3.75, 1.375}, {24, 1.846, 0.923}, {5, 5, 4}, {8, 2.75, 1.375}},
-    {15, {9, 3.75, 1.375}, {28, 1.867, 0.933}, {5, 5, 4}, {8, 2.75, 1.375}},
-    {16, {8, 1.875, 0.938}, {30, 1.875, 0.938}, {4, 4, 4}, {8, 1.875, 0.938}},
-    {24, {11, 3.875, 1.438}, {46, 1.917, 0.958}, {6, 6, 5}, {10, 2.875, 1.438}},
-    {33, {13, 3.938, 1.469}, {64, 1.939, 0.970}, {7, 7, 6}, {12, 2.938, 1.469}},
-    {36, {13, 3.938, 1.469}, {70, 1.944, 0.972}, {7, 7, 6}, {12, 2.938, 1.469}},
-    {60, {13, 3.938, 1.469}, {118, 1.967, 0.983}, {7, 7, 6}, {12, 2.938, 1.469}},
-    {96, {15, 3.969, 1.484}, {190, 1.979, 0.990}, {8, 8, 7}, {14, 2.969, 1.484}},
-    {100, {15, 3.969, 1.484}, {198, 1.980, 0.990}, {8, 8, 7}, {14, 2.969, 1.484}},
-};
-
-void expect_row(const CollectiveShape& shape, Generator generator, const double (&want)[3]) {
-  const VerificationReport report = verified(shape, generator);
-  const double n = shape.segments;
-  const double printed = 0.0005 + 1e-9;  // half a unit of the third decimal
-  EXPECT_EQ(report.metrics.critical_startups, want[0]) << where(shape);
-  EXPECT_NEAR(report.metrics.critical_blocks / n, want[1], printed) << where(shape);
-  EXPECT_NEAR(report.metrics.critical_reduced_blocks / n, want[2], printed) << where(shape);
-}
-
-TEST(ScheduleReductions, MatchTheOracleTable) {
-  for (const OracleRow& row : oracle_table) {
-    // The script's vector length: lcm(p, p'), doubled when below 8.
-    std::uint32_t n = static_cast<std::uint32_t>(row.p);
-    while (n % floor_pow2(static_cast<std::uint32_t>(row.p)) != 0) {
-      n += static_cast<std::uint32_t>(row.p);
-    }
-    n *= n < 8 ? 2 : 1;
-    expect_row(shape_of(Coll::allreduce, row.p, n, false), allreduce_rabenseifner, row.halving_doubling);
-    expect_row(shape_of(Coll::allreduce, row.p, n, true), allreduce_ring, row.ring);
-    expect_row(shape_of(Coll::allreduce, row.p, n, false), allreduce_recursive_doubling,
-               row.recursive_doubling);
-    expect_row(shape_of(Coll::reduce, row.p, n, false), reduce_rabenseifner, row.reduce);
-  }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Reduce
-
-std::vector<int> roots_of(int p) { return p == 1 ? std::vector<int>{0} : std::vector<int>{0, p / 2, p - 1}; }
-
-Expected binomial_reduce_costs(int size, double s) {
-  const double depth = ceil_log2(static_cast<std::uint32_t>(size));
-  const bool any = s > 0 && size > 1;
-  Expected want;
-  want.rounds = static_cast<std::size_t>(any ? depth : 0);
-  want.messages = any ? 1u : 0u;
-  want.blocks = size > 1 ? s : 0;
-  want.total_messages = static_cast<std::size_t>(any ? size - 1 : 0);
-  want.total_blocks = (size - 1) * s;
-  want.startups = any ? depth : 0;
-  want.critical_blocks = want.reduced = depth * s;
-  return want;
-}
-
-std::vector<int> every_root_up_to_40(int p) {
-  if (p > 40) {
-    return roots_of(p);
-  }
-  std::vector<int> roots;
-  for (int root = 0; root < p; ++root) {
-    roots.push_back(root);
-  }
-  return roots;
-}
-
-TEST(ScheduleReduce, BinomialKeepsRankOrderForEveryRoot) {
-  for (int p = 1; p <= 256; ++p) {
-    for (const int root : every_root_up_to_40(p)) {
-      for (const std::uint32_t s : small_segments) {
-        for (const bool commutative : commutativity_for(p)) {
-          const CollectiveShape shape = shape_of(Coll::reduce, p, s, commutative, root);
-          expect_metrics(shape, verified(shape, reduce_binomial), binomial_reduce_costs(p, s));
-        }
-      }
-    }
-  }
-}
-
-// d = ⌈log_k p⌉ levels, one message per non-root rank; the critical path combines k - 1 children
-// per level below the top and ⌈p / k^(d-1)⌉ - 1 at the top.
-Expected knomial_reduce_costs(int size, int k, double s) {
-  int levels = 0;
-  std::int64_t width = 1;  // k^(d-1)
-  while (width * k < size) {
-    width *= k;
-    ++levels;
-  }
-  const double depth = size > 1 ? levels + 1 : 0;
-  const double combined = size > 1 ? static_cast<double>((size + width - 1) / width - 1 + levels * (k - 1)) : 0;
-  const bool any = s > 0 && size > 1;
-  Expected want;
-  want.rounds = static_cast<std::size_t>(any ? depth : 0);
-  want.messages = any ? 1u : 0u;
-  want.total_messages = static_cast<std::size_t>(any ? size - 1 : 0);
-  want.total_blocks = (size - 1) * s;
-  want.startups = any ? depth : 0;
-  want.critical_blocks = depth * s;
-  want.reduced = combined * s;
-  return want;
-}
-
-TEST(ScheduleReduce, KnomialKeepsRankOrderForEveryRoot) {
-  for (const int k : {2, 3, 4, 8}) {
-    const auto knomial = [k](const CollectiveShape& shape, int rank) { return reduce_knomial(shape, rank, k); };
-    for (int p = 1; p <= 200; ++p) {
-      for (const int root : every_root_up_to_40(p)) {
-        for (const std::uint32_t s : small_segments) {
-          for (const bool commutative : commutativity_for(p)) {
-            const CollectiveShape shape = shape_of(Coll::reduce, p, s, commutative, root);
-            SCOPED_TRACE("k=" + std::to_string(k));
-            const VerificationReport report = verify(shape, [&](int rank) { return knomial(shape, rank); });
-            ASSERT_TRUE(report.ok) << where(shape) << ": " << report.error;
-            expect_metrics(shape, report, knomial_reduce_costs(p, k, s));
-          }
-        }
-      }
-    }
-  }
-}
-
-// The point of the k-nomial tree: a node takes all children of a level in one round, where the
-// binomial tree takes one per round. 4^3 ranks: the root receives 3 messages in each of 3 rounds.
-TEST(ScheduleReduce, KnomialTakesALevelsChildrenInOneRound) {
-  for (const int root : {0, 21, 63}) {
-    const CollectiveShape shape = shape_of(Coll::reduce, 64, 2, false, root);
-    const Schedule schedule = reduce_knomial(shape, root, 4);
-    std::vector<std::size_t> receives_per_round;
-    for (const Round& round : schedule.rounds) {
-      std::size_t receives = 0;
-      for (const Action& action : round.actions) {
-        receives += action.kind == ActionKind::receive || action.kind == ActionKind::receive_reduce ? 1 : 0;
-      }
-      if (receives > 0) {
-        receives_per_round.push_back(receives);
-      }
-    }
-    EXPECT_EQ(receives_per_round, (std::vector<std::size_t>{3, 3, 3})) << "root " << root;
-    EXPECT_EQ(schedule.scratch_blocks, 2u * 2u) << "root " << root;  // two children wait per level
-  }
-}
-
-TEST(ScheduleReduce, KnomialRejectsAnArityBelowTwo) {
-  const CollectiveShape shape = shape_of(Coll::reduce, 4, 1, true);
-  EXPECT_THROW(reduce_knomial(shape, 0, 1), dash::InvalidArgument);
-  EXPECT_THROW(reduce_knomial(shape, 0, 0), dash::InvalidArgument);
-}
-
-// Rabenseifner 2004 §3.5 reduce totals with f_α = f_β = 1, S a multiple of 2p'. p = p': (2 lg p,
-// 2(1 - 1/p)n, (1 - 1/p)n); otherwise (2 lg p' + 2, (3 - 2/p')n, (3/2 - 1/p')n), for every root:
-// the odd-root role swap costs nothing.
-Expected rabenseifner_reduce_costs(int size, double s) {
-  const Group g(size);
-  Expected want;
-  // Pre-step 2r + r messages, p' lg p' halving messages, p' - 1 gather messages.
-  want.total_messages = g.count(3 * g.r + g.p2 * g.lg + g.p2 - 1);
-  // Pre-step 3/2 rS; halving (p' - 1)S; each gather level moves half the vector.
-  want.total_blocks = (1.5 * g.r + (g.p2 - 1) + g.lg / 2) * s;
-  if (g.power_of_two) {
-    want.startups = 2 * g.lg;
-    want.critical_blocks = 2 * (1 - 1 / g.p) * s;
-    want.reduced = (1 - 1 / g.p) * s;
-  } else {
-    want.startups = 2 * g.lg + 2;
-    want.critical_blocks = (3 - 2 / g.p2) * s;
-    want.reduced = (1.5 - 1 / g.p2) * s;
-  }
-  return want;
-}
-
-TEST(ScheduleReduce, RabenseifnerMatchesSeedTotalsForEveryRoot) {
-  for (int p = 1; p <= 256; ++p) {
-    const auto s = 2 * floor_pow2(static_cast<std::uint32_t>(p));
-    // Every root up to 40 ranks, in particular the odd ones below 2r that swap roles.
-    for (const int root : every_root_up_to_40(p)) {
-      for (const bool commutative : commutativity_for(p)) {
-        const CollectiveShape shape = shape_of(Coll::reduce, p, s, commutative, root);
-        expect_metrics(shape, verified(shape, reduce_rabenseifner), rabenseifner_reduce_costs(p, s));
-      }
-    }
-  }
-}
-
-TEST(ScheduleReduce, RabenseifnerHandlesShortVectors) {
-  for (int p = 1; p <= 256; ++p) {
-    for (const int root : roots_of(p)) {
-      for (const std::uint32_t s : small_segments) {
-        for (const bool commutative : commutativity_for(p)) {
-          const CollectiveShape shape = shape_of(Coll::reduce, p, s, commutative, root);
-          const VerificationReport report = verified(shape, reduce_rabenseifner);
-          if (s == 0) {
-            EXPECT_EQ(report.metrics.total_messages, 0u) << where(shape);
-          }
-        }
-      }
-    }
-  }
-}
-
-void expect_large_reduce(int p, std::uint32_t s, const std::vector<int>& roots) {
-  for (const int root : roots) {
-    const CollectiveShape one = shape_of(Coll::reduce, p, 1, false, root);
-    expect_metrics(one, verified(one, reduce_binomial), binomial_reduce_costs(p, 1));
-    const CollectiveShape shape = shape_of(Coll::reduce, p, s, false, root);
-    expect_metrics(shape, verified(shape, reduce_rabenseifner), rabenseifner_reduce_costs(p, s));
-  }
-}
-
-TEST(ScheduleReduce, LargeGroups) {
-  for (const int p : {257, 1000, 2047}) {
-    expect_large_reduce(p, 2 * floor_pow2(static_cast<std::uint32_t>(p)), roots_of(p));
-  }
-}
-
-// S = p suffices at p = p', where no root swaps roles.
-TEST(ScheduleReduce, LargestGroup) { expect_large_reduce(4096, 4096, {0, 4095}); }
 
 }  // namespace

@@ -135,12 +135,12 @@ with tempfile.TemporaryDirectory() as directory:
             for p, cell in zip(SORTERS, row_cells):
                 values = phases(n, p)
                 values["**total**"] = sum(values[name] for name in ["collect", "splitters", "exchange", "merge"])
-                ours, seed = cell.split(" / ")
+                ours, published = cell.split(" / ")
                 expect(abs(float(ours) - values[phase]) < 6e-4, f"{label} {phase} p = {p}: {cell}", markdown)
-                expect(re.fullmatch(r"\d\.\d\d", seed), f"{label} {phase} p = {p}: seed cell {seed}", markdown)
-    expect(cells(markdown, heading, "128M", "**total**")[-1].endswith("/ 0.37"), "seed's 0.37 at 128M, p = 64",
+                expect(re.fullmatch(r"\d\.\d\d", published), f"{label} {phase} p = {p}: Sack 2011 cell {published}", markdown)
+    expect(cells(markdown, heading, "128M", "**total**")[-1].endswith("/ 0.37"), "Sack 2011's 0.37 at 128M, p = 64",
            markdown)
-    expect(cells(markdown, heading, "8M", "collect")[0].endswith("/ 0.16"), "seed's 0.16 at 8M, p = 2", markdown)
+    expect(cells(markdown, heading, "8M", "collect")[0].endswith("/ 0.16"), "Sack 2011's 0.16 at 8M, p = 2", markdown)
 
     # Speed-ups at 128M: conventional / merge per step, the best p of each variant.
     n = 128 * MI
@@ -152,7 +152,7 @@ with tempfile.TemporaryDirectory() as directory:
     expect(f"| {conv / merge_per_step:.1f}x |" in line, f"merge per step speed-up {conv / merge_per_step:.1f}x", line)
     expect(f"(p = {best}) | {merge_per_step / totals[best]:.1f}x | {conv / totals[best]:.1f}x |" in line,
            f"distributed table at p = {best}", line)
-    expect("| seed |" in markdown and "up to 14x" in markdown and "60x" in markdown, "seed's speed-ups", markdown)
+    expect("| Sack 2011 |" in markdown and "up to 14x" in markdown and "60x" in markdown, "Sack 2011's speed-ups", markdown)
 
     malformed = os.path.join(directory, "bad.json")
     with open(malformed, "w", encoding="utf-8") as handle:
