@@ -3,9 +3,11 @@
 #   dash_add_unit_test(<name> SOURCES ... [LIBS ...])
 #       A GoogleTest executable without MPI; each test case becomes one CTest entry.
 #   dash_add_mpi_test(<name> SOURCES ... [RANKS 1 2 3 4 5 8] [TIMEOUT s] [LIBS ...] [LABELS ...]
-#                     [ENVIRONMENT VAR=value ...])
+#                     [ENVIRONMENT VAR=value ...] [KEEP_BUILD_OPTIMIZATION])
 #       A GoogleTest executable with the MPI-aware main (test/support); registered once per rank
-#       count as <name>.np<k>.
+#       count as <name>.np<k>. KEEP_BUILD_OPTIMIZATION: compiled at the build type's optimisation
+#       even where DASH_TEST_COMPILE_OPTIONS lowers the tests' (scripts/test's sanitizer pass: -O0),
+#       for a test whose run at -O0 would cost more time than its compile saves.
 #   dash_add_mpi_run(<test> NP <k> [TIMEOUT s] [LABELS ...] [ENVIRONMENT VAR=value ...]
 #                    COMMAND <exe> [args...])
 #       Runs any program under the MPI launcher (examples, lifecycle tests with their own main).
@@ -63,17 +65,6 @@ function(dash_use_test_precompiled_header target)
   endif()
 endfunction()
 
-# Compiles <target> at the build type's optimisation even where DASH_TEST_COMPILE_OPTIONS lowers the
-# tests' (scripts/test's sanitizer pass: -O0), for a test whose run at -O0 would cost more time than
-# its compile saves. It then parses GoogleTest and dash.hpp itself: the shared precompiled header is
-# made with the tests' options, and GCC refuses it under other optimisation flags.
-function(dash_test_keeps_build_optimization target)
-  if(DASH_TEST_COMPILE_OPTIONS)
-    set_property(TARGET ${target} PROPERTY COMPILE_OPTIONS "")
-    set_property(TARGET ${target} PROPERTY PRECOMPILE_HEADERS_REUSE_FROM "")
-  endif()
-endfunction()
-
 function(dash_add_mpi_run test_name)
   cmake_parse_arguments(ARG "" "NP;TIMEOUT" "COMMAND;LABELS;ENVIRONMENT" ${ARGN})
   if("sanitize" IN_LIST ARG_LABELS)
@@ -100,13 +91,21 @@ function(dash_add_mpi_run test_name)
 endfunction()
 
 function(dash_add_mpi_test name)
-  cmake_parse_arguments(ARG "" "TIMEOUT" "SOURCES;RANKS;LIBS;LABELS;ENVIRONMENT" ${ARGN})
+  cmake_parse_arguments(ARG "KEEP_BUILD_OPTIMIZATION" "TIMEOUT" "SOURCES;RANKS;LIBS;LABELS;ENVIRONMENT" ${ARGN})
   if(NOT ARG_RANKS)
     set(ARG_RANKS ${DASH_TEST_DEFAULT_RANKS})
   endif()
   add_executable(${name} ${ARG_SOURCES})
   target_link_libraries(${name} PRIVATE dash_mpi_gtest_main dash_warnings ${ARG_LIBS})
-  dash_use_test_precompiled_header(${name})
+  if(ARG_KEEP_BUILD_OPTIMIZATION AND DASH_TEST_COMPILE_OPTIONS)
+    # Without the tests' options, and so without their precompiled header, which GCC refuses
+    # under other optimisation flags: this test parses GoogleTest and dash.hpp itself.
+    get_target_property(options ${name} COMPILE_OPTIONS)
+    list(REMOVE_ITEM options ${DASH_TEST_COMPILE_OPTIONS})
+    set_property(TARGET ${name} PROPERTY COMPILE_OPTIONS ${options})
+  else()
+    dash_use_test_precompiled_header(${name})
+  endif()
   foreach(np IN LISTS ARG_RANKS)
     dash_add_mpi_run(${name}.np${np} NP ${np} TIMEOUT ${ARG_TIMEOUT} LABELS ${ARG_LABELS}
                      ENVIRONMENT ${ARG_ENVIRONMENT} COMMAND $<TARGET_FILE:${name}>)
