@@ -35,6 +35,7 @@
 #include <dash/comm/schedule/rank_math.hpp>
 #include <dash/comm/schedule/verifier.hpp>
 
+#include "rabenseifner_critical_paths.hpp"
 #include "selection/algorithm_costs.hpp"
 
 namespace {
@@ -234,30 +235,6 @@ TEST(ClosedForm, CoversEveryCollective) {
 // ---------------------------------------------------------------------------------------------
 // Rabenseifner 2004's totals (§3.4-§3.7, f_α = f_β = 1), n = S blocks
 
-struct PublishedRow {
-  int p;
-  double halving_doubling[3];  // allreduce (start-ups, blocks / n, combined blocks / n)
-  double ring[3];
-  double recursive_doubling[3];
-  double reduce[3];  // reduce_scatter + binary-tree gather
-};
-
-// Critical paths of these schedules in an independent message-level simulation, to 3 decimals
-// (they equal the paper's closed forms).
-constexpr PublishedRow published_rows[] = {
-    {4, {4, 1.5, 0.75}, {6, 1.5, 0.75}, {2, 2, 2}, {4, 1.5, 0.75}},
-    {8, {6, 1.75, 0.875}, {14, 1.75, 0.875}, {3, 3, 3}, {6, 1.75, 0.875}},
-    {13, {9, 3.75, 1.375}, {24, 1.846, 0.923}, {5, 5, 4}, {8, 2.75, 1.375}},
-    {15, {9, 3.75, 1.375}, {28, 1.867, 0.933}, {5, 5, 4}, {8, 2.75, 1.375}},
-    {16, {8, 1.875, 0.938}, {30, 1.875, 0.938}, {4, 4, 4}, {8, 1.875, 0.938}},
-    {24, {11, 3.875, 1.438}, {46, 1.917, 0.958}, {6, 6, 5}, {10, 2.875, 1.438}},
-    {33, {13, 3.938, 1.469}, {64, 1.939, 0.970}, {7, 7, 6}, {12, 2.938, 1.469}},
-    {36, {13, 3.938, 1.469}, {70, 1.944, 0.972}, {7, 7, 6}, {12, 2.938, 1.469}},
-    {60, {13, 3.938, 1.469}, {118, 1.967, 0.983}, {7, 7, 6}, {12, 2.938, 1.469}},
-    {96, {15, 3.969, 1.484}, {190, 1.979, 0.990}, {8, 8, 7}, {14, 2.969, 1.484}},
-    {100, {15, 3.969, 1.484}, {198, 1.980, 0.990}, {8, 8, 7}, {14, 2.969, 1.484}},
-};
-
 void expect_published(const detail::AlgorithmCost& cost, int p, std::uint32_t n, const double (&want)[3], const char* what) {
   const CostTerms terms = cost.terms(CostShape{p, n});
   const double printed = 0.0005 + 1e-9;  // half a unit of the third decimal
@@ -267,7 +244,7 @@ void expect_published(const detail::AlgorithmCost& cost, int p, std::uint32_t n,
 }
 
 TEST(PublishedForms, MatchTheRabenseifnerOracleTable) {
-  for (const PublishedRow& row : published_rows) {
+  for (const dash::testing::RabenseifnerRow& row : dash::testing::rabenseifner_critical_paths) {
     const auto p2 = schedule::floor_pow2(static_cast<std::uint32_t>(row.p));
     const auto n = static_cast<std::uint32_t>(row.p) * p2;  // a multiple of both part counts
     expect_published(detail::allreduce_rabenseifner_cost, row.p, n, row.halving_doubling, "halving and doubling");

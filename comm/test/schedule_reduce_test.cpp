@@ -13,6 +13,7 @@
 #include <dash/comm/schedule/reduce.hpp>
 #include <dash/comm/schedule/verifier.hpp>
 
+#include "rabenseifner_critical_paths.hpp"
 #include "schedule_reduction_checks.hpp"
 
 namespace {
@@ -21,28 +22,6 @@ namespace {
 // Critical paths of the paper's schedules in a message-level simulation (its closed forms,
 // Rabenseifner 2004 §3.3-§3.7, f_α = f_β = 1, reduce to root 0), with its vector length:
 // (start-ups, blocks / n, combined blocks / n), printed to 3 decimals.
-
-struct OracleRow {
-  int p;
-  double halving_doubling[3];
-  double ring[3];
-  double recursive_doubling[3];
-  double reduce[3];
-};
-
-constexpr OracleRow oracle_table[] = {
-    {4, {4, 1.5, 0.75}, {6, 1.5, 0.75}, {2, 2, 2}, {4, 1.5, 0.75}},
-    {8, {6, 1.75, 0.875}, {14, 1.75, 0.875}, {3, 3, 3}, {6, 1.75, 0.875}},
-    {13, {9, 3.75, 1.375}, {24, 1.846, 0.923}, {5, 5, 4}, {8, 2.75, 1.375}},
-    {15, {9, 3.75, 1.375}, {28, 1.867, 0.933}, {5, 5, 4}, {8, 2.75, 1.375}},
-    {16, {8, 1.875, 0.938}, {30, 1.875, 0.938}, {4, 4, 4}, {8, 1.875, 0.938}},
-    {24, {11, 3.875, 1.438}, {46, 1.917, 0.958}, {6, 6, 5}, {10, 2.875, 1.438}},
-    {33, {13, 3.938, 1.469}, {64, 1.939, 0.970}, {7, 7, 6}, {12, 2.938, 1.469}},
-    {36, {13, 3.938, 1.469}, {70, 1.944, 0.972}, {7, 7, 6}, {12, 2.938, 1.469}},
-    {60, {13, 3.938, 1.469}, {118, 1.967, 0.983}, {7, 7, 6}, {12, 2.938, 1.469}},
-    {96, {15, 3.969, 1.484}, {190, 1.979, 0.990}, {8, 8, 7}, {14, 2.969, 1.484}},
-    {100, {15, 3.969, 1.484}, {198, 1.980, 0.990}, {8, 8, 7}, {14, 2.969, 1.484}},
-};
 
 void expect_row(const CollectiveShape& shape, Generator generator, const double (&want)[3]) {
   const VerificationReport report = verified(shape, generator);
@@ -54,7 +33,7 @@ void expect_row(const CollectiveShape& shape, Generator generator, const double 
 }
 
 TEST(ScheduleReductions, MatchTheOracleTable) {
-  for (const OracleRow& row : oracle_table) {
+  for (const dash::testing::RabenseifnerRow& row : dash::testing::rabenseifner_critical_paths) {
     // The script's vector length: lcm(p, p'), doubled when below 8.
     std::uint32_t n = static_cast<std::uint32_t>(row.p);
     while (n % floor_pow2(static_cast<std::uint32_t>(row.p)) != 0) {
