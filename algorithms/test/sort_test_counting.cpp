@@ -184,18 +184,55 @@ TEST(SortCounting, RangeBelowTheMeanPart) {
   expect_counting_sorts(keys, {0, n}, true);
 }
 
+// Ranges over 2^16 keys are radix-sorted locally, in passes of up to 11 bits: three passes for
+// 2^24 keys, both orders, signed keys, payloads moved by a projection, and keys whose lowest digit
+// is the same everywhere (that pass is skipped). Forced: the automatic rule declines such ranges
+// for this few keys per unit.
+TEST(SortCounting, WideRangesThroughTheRadixSort) {
+  const std::size_t n = 3001;
+  constexpr std::int64_t half = std::int64_t{1} << 23U;
+  for (const dash::Distribution& distribution : {dash::BLOCKED, dash::CYCLIC}) {
+    SCOPED_TRACE(describe(distribution, n, {0, n}));
+    dash::Array<std::int64_t> wide(n, distribution);
+    write(wide, uniform_integers<std::int64_t>(n, -half, half - 1, 42));
+    expect_counting_sorts(wide, {0, n}, false);
+    expect_counting_sorts(wide, {0, n}, false, std::greater<>{});
+    dash::Array<std::uint64_t> shifted(n, distribution);
+    std::vector<std::uint64_t> keys = uniform_integers<std::uint64_t>(n, 0, (1U << 12U) - 1, 43);
+    for (std::uint64_t& key : keys) {
+      key <<= 12U;
+    }
+    write(shifted, keys);
+    expect_counting_sorts(shifted, {0, n}, false);
+    dash::Array<Item> items(n, distribution);
+    const std::vector<std::int64_t> item_keys = uniform_integers<std::int64_t>(n, 0, std::int64_t{1} << 20U, 44);
+    std::vector<Item> input(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      input[i] = Item{item_keys[i], i};
+    }
+    write(items, input);
+    expect_counting_sorts(items, {0, n}, false, std::ranges::greater{}, &Item::key);
+  }
+}
+
 TEST(SortCounting, AutomaticRule) {
   using dash::detail::CodeRange;
   using dash::detail::counting_pays;
   constexpr std::uint64_t mebi = std::uint64_t{1} << 20U;
-  EXPECT_TRUE(counting_pays(CodeRange{5, 5}, 1, 8));
-  EXPECT_TRUE(counting_pays(CodeRange{0, (1U << 16U) - 1}, 10, 8));
-  EXPECT_FALSE(counting_pays(CodeRange{0, 1U << 16U}, 10, 8));
-  EXPECT_TRUE(counting_pays(CodeRange{0, 2 * mebi - 1}, 32 * mebi, 2));   // NPB IS class B, 2 units
-  EXPECT_TRUE(counting_pays(CodeRange{0, 2 * mebi - 1}, 32 * mebi, 16));
-  EXPECT_FALSE(counting_pays(CodeRange{0, 2 * mebi - 1}, 32 * mebi, 32));
-  EXPECT_FALSE(counting_pays(CodeRange{0, 16 * mebi}, 1024 * mebi, 2));  // over 2^24 keys
-  EXPECT_FALSE(counting_pays(CodeRange{0, std::numeric_limits<std::uint64_t>::max()}, 1024 * mebi, 1));
+  // The last argument: whether the comparison path would sort locally with vqsort.
+  for (const bool vector_kernel : {false, true}) {
+    EXPECT_TRUE(counting_pays(CodeRange{5, 5}, 1, 8, vector_kernel));
+    EXPECT_TRUE(counting_pays(CodeRange{0, (1U << 16U) - 1}, 10, 8, vector_kernel));
+    EXPECT_FALSE(counting_pays(CodeRange{0, 1U << 16U}, 10, 8, vector_kernel));
+    EXPECT_FALSE(counting_pays(CodeRange{0, 2 * mebi - 1}, 32 * mebi, 32, vector_kernel));
+    EXPECT_FALSE(counting_pays(CodeRange{0, 16 * mebi}, 1024 * mebi, 2, vector_kernel));  // over 2^24 keys
+    EXPECT_FALSE(counting_pays(CodeRange{0, std::numeric_limits<std::uint64_t>::max()}, 1024 * mebi, 1, vector_kernel));
+  }
+  // Ranges over 2^16 up to N / p: the radix sort beats a scalar kernel, not vqsort.
+  EXPECT_TRUE(counting_pays(CodeRange{0, 2 * mebi - 1}, 32 * mebi, 2, false));  // NPB IS class B, 2 units
+  EXPECT_TRUE(counting_pays(CodeRange{0, 2 * mebi - 1}, 32 * mebi, 16, false));
+  EXPECT_FALSE(counting_pays(CodeRange{0, 2 * mebi - 1}, 32 * mebi, 2, true));
+  EXPECT_TRUE(counting_pays(CodeRange{0, (1U << 16U) - 1}, 10 * mebi, 2, true));
   static_assert(dash::detail::countable<std::uint32_t, std::ranges::less, std::identity>);
   static_assert(dash::detail::countable<Item, std::greater<>, decltype(&Item::key)>);
   static_assert(!dash::detail::countable<double, std::ranges::less, std::identity>);

@@ -23,9 +23,10 @@
 //
 // Counting path (detail/counting_sort.hpp, docs/sort.md "Counting path"): integer keys (or
 // projections to integers) compared by less or greater, not stable, whose global range max - min + 1
-// is at most 2^16, or at most 2^24 and N / p, are counting-sorted locally and cut by exact splitters
-// from key histograms (three small collectives) instead of the splitter search; one more allreduce
-// finds the range. SortOptions::path forces either path.
+// is at most 2^16 (counting-sorted locally), or at most 2^24 and N / p where the comparison path
+// would not sort with vqsort (radix-sorted locally), are cut by exact splitters from key histograms
+// (three small collectives) instead of the splitter search; one more allreduce finds the range.
+// SortOptions::path forces either path.
 //
 // Map: SortKernel, SortPath and SortOptions; in detail, the choice of the local kernel
 // (local_kernel) and of the path (counting_candidate), sort_range, which gathers the unit's part,
@@ -53,6 +54,7 @@
 #include <dash/comm/environment.hpp>
 #include <dash/core/detail/counting_sort.hpp>
 #include <dash/core/detail/parallel_sort.hpp>
+#include <dash/core/detail/scratch_buffer.hpp>
 #include <dash/core/detail/vqsort.hpp>
 #include <dash/core/glob_iter.hpp>
 
@@ -248,7 +250,8 @@ void sort_range(GlobIter<T, PatternT> first, GlobIter<T, PatternT> last, Less le
           return;
         }
         if (options.path == SortPath::counting ? range.last - range.first < counting_max_range
-                                               : counting_pays(range, n, counts.size())) {
+                                               : counting_pays(range, n, counts.size(),
+                                                               settings.kernel == LocalSortKernel::vqsort)) {
           counting_sort_into(elements, codes, less, range, n, group, settings, same_memory(elements));
           return;
         }
@@ -262,8 +265,9 @@ void sort_range(GlobIter<T, PatternT> first, GlobIter<T, PatternT> last, Less le
     }
     parallel_sort_into(elements, less, group, settings, same_memory(elements));
   };
-  // Scratch memory is not value-initialised: every element is written before it is read.
-  std::unique_ptr<T[]> placed;
+  // Scratch memory (detail/scratch_buffer.hpp) is not initialised: every element is written before
+  // it is read.
+  Scratch<T> placed;
   if (options.stable) {
     auto local = std::make_unique_for_overwrite<Positioned<T>[]>(size);
     std::size_t next = 0;
@@ -279,7 +283,7 @@ void sort_range(GlobIter<T, PatternT> first, GlobIter<T, PatternT> last, Less le
     parallel_sort_into(elements, by_key_then_position, group, settings, same_memory(elements));
     T* target = own;
     if (!in_place) {
-      placed = std::make_unique_for_overwrite<T[]>(size);
+      placed = make_scratch<T>(size);
       target = placed.get();
     }
     for (std::size_t i = 0; i < size; ++i) {
@@ -289,7 +293,7 @@ void sort_range(GlobIter<T, PatternT> first, GlobIter<T, PatternT> last, Less le
     // The part is the slice's memory: sorted, sent and merged right there, without a copy.
     sort_elements(std::span<T>(own, size));
   } else {
-    placed = std::make_unique_for_overwrite<T[]>(size);
+    placed = make_scratch<T>(size);
     part.for_each_stretch([&](const LocalStretch& stretch) {
       std::copy_n(part.memory() + stretch.local_begin, stretch.length, placed.get() + stretch.part_offset);
     });

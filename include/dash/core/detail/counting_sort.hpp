@@ -1,16 +1,19 @@
 #pragma once
 // The counting path of dash::sort (docs/sort.md, "Counting path"): integer keys in a narrow global
-// range are sorted locally by a counting sort, and the exact splitters come from key histograms in
-// three small collectives instead of the iterated splitter search of detail/exact_splitters.hpp.
+// range are sorted locally by a counting or radix sort, and the exact splitters come from key
+// histograms in three small collectives instead of the iterated splitter search of
+// detail/exact_splitters.hpp.
 // The exchange and merge are parallel_sort_into's (exchange_sorted_runs). Elements are ranked by
-// (key, member, position in the member's counting-sorted elements), so the cuts are exact with any
+// (key, member, position in the member's sorted elements), so the cuts are exact with any
 // number of equal keys: equal keys fill the slices in member order.
 //
 // Map: countable and KeyCodes (keys as unsigned codes in the order asked for); global_code_range and
-// counting_pays (the automatic rule); counting_sort_locally; counting_cuts; counting_sort_into.
+// counting_pays (the automatic rule); counting_sort_locally and radix_sort_locally; SortedCodes and
+// counting_cuts; counting_sort_into.
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <chrono>
 #include <concepts>
 #include <cstddef>
@@ -27,7 +30,9 @@
 #include <dash/comm/allreduce.hpp>
 #include <dash/comm/group.hpp>
 #include <dash/comm/ops.hpp>
+#include <dash/core/detail/integer_bounds.hpp>
 #include <dash/core/detail/parallel_sort.hpp>
+#include <dash/core/detail/scratch_buffer.hpp>
 
 namespace dash::detail {
 
@@ -104,10 +109,21 @@ template <class T, class Codes>
 CodeRange global_code_range(std::span<const T> local, const Codes& codes, const comm::Group& group) {
   constexpr std::uint64_t none = std::numeric_limits<std::uint64_t>::max();
   std::array<std::uint64_t, 2> mine{none, none};
-  for (const T& element : local) {
-    const std::uint64_t code = codes(element);
-    mine[0] = std::min(mine[0], code);
-    mine[1] = std::min(mine[1], ~code);
+  if constexpr (Codes::regenerate && fixed_width_integer<T>) {
+    // The elements are the keys: their least and greatest, found by the vectorised pass, are
+    // the ends of the codes (reversed for a descending order).
+    if (!local.empty()) {
+      const auto [least, greatest] = integer_bounds(local);
+      const std::uint64_t first = std::min(codes(least), codes(greatest));
+      const std::uint64_t last = std::max(codes(least), codes(greatest));
+      mine = {first, ~last};
+    }
+  } else {
+    for (const T& element : local) {
+      const std::uint64_t code = codes(element);
+      mine[0] = std::min(mine[0], code);
+      mine[1] = std::min(mine[1], ~code);
+    }
   }
   std::array<std::uint64_t, 2> all{};
   comm::allreduce(std::span<const std::uint64_t>(mine), std::span<std::uint64_t>(all), min{}, group);
@@ -121,20 +137,24 @@ inline constexpr std::uint64_t counting_small_range = std::uint64_t{1} << 16U;
 inline constexpr std::uint64_t counting_max_range = std::uint64_t{1} << 24U;
 
 // The automatic rule: the key range is at most counting_max_range and either at most
-// counting_small_range or at most N / p, the mean count per member, so that the local histogram is
-// no longer than the elements it sorts.
-inline bool counting_pays(const CodeRange& range, std::uint64_t global_count, std::size_t members) {
+// counting_small_range (a counting sort with its histogram in the cache) or at most N / p, the mean
+// count per member, where the comparison path's local sort would be a scalar one (`vector_kernel`
+// false). The radix sort of wider ranges beats pdqsort (uint32 keys in [0, 2^21), 2^23 per unit:
+// local sort 60 ms against 190 ms) but not vqsort (uint64 keys in [1, 2^20], Zipf s = 1, 2^21 per
+// unit: 11 ms against 8.5 ms; docs/sort.md, "Counting path").
+inline bool counting_pays(const CodeRange& range, std::uint64_t global_count, std::size_t members,
+                          bool vector_kernel) {
   const std::uint64_t span = range.last - range.first;  // range - 1, which cannot overflow
-  return span < counting_max_range && (span < counting_small_range || span < global_count / members);
+  return span < counting_max_range &&
+         (span < counting_small_range || (!vector_kernel && span < global_count / members));
 }
 
-// Sorts `local` by code with a counting sort over the codes [first, first + range) and returns the
-// histogram of the local codes: one pass counts; a second either writes the elements back from the
-// counts (elements that are their own keys) or scatters them, stably, to their prefix offsets in
-// scratch memory.
+// Sorts `local` by code with a counting sort over the codes [first, first + range): one pass counts;
+// a second either writes the elements back from the counts (elements that are their own keys) or
+// scatters them, stably, to their prefix offsets in scratch memory. For ranges up to
+// counting_small_range, whose histogram stays in the second-level cache.
 template <class T, class Codes>
-std::vector<std::size_t> counting_sort_locally(std::span<T> local, const Codes& codes, std::uint64_t first,
-                                               std::size_t range) {
+void counting_sort_locally(std::span<T> local, const Codes& codes, std::uint64_t first, std::size_t range) {
   std::vector<std::size_t> histogram(range, 0);
   for (const T& element : local) {
     ++histogram[codes(element) - first];
@@ -145,23 +165,83 @@ std::vector<std::size_t> counting_sort_locally(std::span<T> local, const Codes& 
       out = std::fill_n(out, histogram[code], Codes::key_of(first + code));
     }
   } else {
-    std::vector<std::size_t> offsets(range);
-    std::exclusive_scan(histogram.begin(), histogram.end(), offsets.begin(), std::size_t{0});
-    const auto sorted = std::make_unique_for_overwrite<T[]>(local.size());
+    std::exclusive_scan(histogram.begin(), histogram.end(), histogram.begin(), std::size_t{0});
+    const Scratch<T> sorted = make_scratch<T>(local.size());
     for (const T& element : local) {
-      sorted[offsets[codes(element) - first]++] = element;
+      sorted[histogram[codes(element) - first]++] = element;
     }
     std::copy_n(sorted.get(), local.size(), local.begin());
   }
-  return histogram;
 }
+
+// Digits of the radix sort: at most 2^11 counts per pass, which stay in the first-level cache.
+inline constexpr unsigned radix_digit_bits = 11;
+
+// Sorts `local` by code, codes in [first, first + range), with a least-significant-digit radix sort
+// through scratch memory: one pass counts every digit, then one scattering pass per digit of at most
+// radix_digit_bits (two for a range of 2^22, three for 2^24), skipped where all elements share the
+// digit. For wider ranges, whose histogram would miss the caches on every count (a counting sort of
+// uint32 keys in [0, 2^21) took 22 ns per key at P = 2; docs/sort.md, "Counting path").
+template <class T, class Codes>
+void radix_sort_locally(std::span<T> local, const Codes& codes, std::uint64_t first, std::size_t range) {
+  if (local.size() < 2) {
+    return;
+  }
+  const auto bits = static_cast<unsigned>(std::bit_width(range - 1));
+  const unsigned passes = (bits + radix_digit_bits - 1) / radix_digit_bits;
+  const unsigned digit_bits = (bits + passes - 1) / passes;
+  const std::size_t digits = std::size_t{1} << digit_bits;
+  const std::uint64_t digit_mask = digits - 1;
+  std::vector<std::size_t> offsets(passes * digits, 0);
+  for (const T& element : local) {
+    const std::uint64_t code = codes(element) - first;
+    for (unsigned pass = 0; pass < passes; ++pass) {
+      ++offsets[pass * digits + ((code >> (pass * digit_bits)) & digit_mask)];
+    }
+  }
+  const Scratch<T> scratch = make_scratch<T>(local.size());
+  T* from = local.data();
+  T* to = scratch.get();
+  for (unsigned pass = 0; pass < passes; ++pass) {
+    const std::span<std::size_t> pass_offsets(offsets.data() + pass * digits, digits);
+    const unsigned shift = pass * digit_bits;
+    if (pass_offsets[((codes(*from) - first) >> shift) & digit_mask] == local.size()) {
+      continue;
+    }
+    std::exclusive_scan(pass_offsets.begin(), pass_offsets.end(), pass_offsets.begin(), std::size_t{0});
+    for (std::size_t i = 0; i < local.size(); ++i) {
+      to[pass_offsets[((codes(from[i]) - first) >> shift) & digit_mask]++] = from[i];
+    }
+    std::swap(from, to);
+  }
+  if (from != local.data()) {
+    std::copy_n(from, local.size(), local.data());
+  }
+}
+
+// A member's elements sorted by code, as counting_cuts reads them: how many have a code (relative
+// to the group's least code) below a given one, by binary search.
+template <class T, class Codes>
+struct SortedCodes {
+  std::span<const T> elements;
+  const Codes& codes;
+  std::uint64_t first;
+
+  std::size_t below(std::uint64_t relative_code, std::size_t from = 0) const {
+    const auto at = std::partition_point(elements.begin() + static_cast<std::ptrdiff_t>(from), elements.end(),
+                                         [&](const T& element) { return codes(element) - first < relative_code; });
+    return static_cast<std::size_t>(at - elements.begin());
+  }
+  std::uint64_t relative(std::size_t i) const { return codes(elements[i]) - first; }
+};
 
 // Buckets of the coarse global histogram: 32 KiB per allreduce.
 inline constexpr std::size_t counting_coarse_buckets = 4096;
 
 // Collective over `group`: this member's cut for each target (global ranks, non-decreasing, at most
 // global_count, the same on every member) in the order (key, member, position in the member's
-// sorted elements), from the histogram of its codes (relative to the global least code).
+// sorted elements), from its elements sorted by code, codes relative to the global least code
+// below `range`. Counts come from binary searches in the sorted elements.
 // 1. An allreduce of a coarse histogram (buckets of 2^s codes, at most counting_coarse_buckets)
 //    finds the bucket holding the element of each target's rank.
 // 2. An allreduce of the members' histograms of those buckets (none when buckets are single codes)
@@ -169,21 +249,24 @@ inline constexpr std::size_t counting_coarse_buckets = 4096;
 // 3. An allgather of each member's count of each K gives the number E of elements with code K on
 //    the members before this one. Its own elements of code K have the global ranks L + E onwards,
 //    so clamp(target - L - E, 0, count of K) of them lie before the target.
-inline std::vector<std::size_t> counting_cuts(std::span<const std::size_t> histogram,
-                                              std::span<const std::uint64_t> targets, std::uint64_t global_count,
-                                              const comm::Group& group) {
+template <class T, class Codes>
+std::vector<std::size_t> counting_cuts(const SortedCodes<T, Codes>& sorted, std::size_t range,
+                                       std::span<const std::uint64_t> targets, std::uint64_t global_count,
+                                       const comm::Group& group) {
   if (targets.empty()) {
     return {};
   }
-  const std::size_t range = histogram.size();
   unsigned shift = 0;
   while (((range - 1) >> shift) + 1 > counting_coarse_buckets) {
     ++shift;
   }
   const std::size_t width = std::size_t{1} << shift;
   std::vector<std::uint64_t> coarse(((range - 1) >> shift) + 1, 0);
-  for (std::size_t code = 0; code < range; ++code) {
-    coarse[code >> shift] += histogram[code];
+  std::size_t bucket_begin = 0;
+  for (std::size_t b = 0; b < coarse.size(); ++b) {
+    const std::size_t bucket_end = sorted.below((b + 1) << shift, bucket_begin);
+    coarse[b] = bucket_end - bucket_begin;
+    bucket_begin = bucket_end;
   }
   comm::allreduce(coarse, coarse, plus{}, group);
   std::vector<std::uint64_t> below(coarse.size() + 1, 0);  // the group's elements in earlier buckets
@@ -205,15 +288,21 @@ inline std::vector<std::size_t> counting_cuts(std::span<const std::size_t> histo
     }
   } else {
     for (std::size_t k = 0; k < count; ++k) {
-      for (std::size_t j = 0; bucket[k] != no_bucket && j < width && bucket[k] * width + j < range; ++j) {
-        fine[k * width + j] = histogram[bucket[k] * width + j];
+      if (bucket[k] == no_bucket) {
+        continue;
+      }
+      const std::uint64_t bucket_first = bucket[k] * width;
+      const std::size_t end = sorted.below(bucket_first + width);
+      for (std::size_t i = sorted.below(bucket_first); i < end; ++i) {
+        ++fine[k * width + (sorted.relative(i) - bucket_first)];
       }
     }
     comm::allreduce(fine, fine, plus{}, group);
   }
-  std::vector<std::size_t> key(count, 0);
+  std::vector<std::uint64_t> key(count, 0);
   std::vector<std::uint64_t> key_below(count, 0);
   std::vector<std::uint64_t> mine(count, 0);
+  std::vector<std::size_t> mine_below(count, 0);  // this member's elements below key[k]
   for (std::size_t k = 0; k < count; ++k) {
     if (bucket[k] == no_bucket) {
       continue;
@@ -226,30 +315,25 @@ inline std::vector<std::size_t> counting_cuts(std::span<const std::size_t> histo
     }
     key[k] = bucket[k] * width + j;
     key_below[k] = ranks_below;
-    mine[k] = histogram[key[k]];
+    mine_below[k] = sorted.below(key[k]);
+    mine[k] = sorted.below(key[k] + 1, mine_below[k]) - mine_below[k];
   }
   const auto members = static_cast<std::size_t>(group.size());
   std::vector<std::uint64_t> gathered(count * members);
   comm::allgather(mine, gathered, group);
 
-  const std::size_t local_count = std::accumulate(histogram.begin(), histogram.end(), std::size_t{0});
   std::vector<std::size_t> cuts(count, 0);
-  std::size_t code = 0;
-  std::size_t local_below = 0;  // this member's elements below `code`; keys ascend with k
   for (std::size_t k = 0; k < count; ++k) {
     if (targets[k] >= global_count) {
-      cuts[k] = local_count;
+      cuts[k] = sorted.elements.size();
     } else if (bucket[k] != no_bucket) {
-      for (; code < key[k]; ++code) {
-        local_below += histogram[code];
-      }
       std::uint64_t before_me = 0;
       for (std::size_t member = 0; member < static_cast<std::size_t>(group.rank()); ++member) {
         before_me += gathered[member * count + k];
       }
       const std::uint64_t ahead = key_below[k] + before_me;
       const std::uint64_t taken = targets[k] > ahead ? std::min<std::uint64_t>(targets[k] - ahead, mine[k]) : 0;
-      cuts[k] = local_below + static_cast<std::size_t>(taken);
+      cuts[k] = mine_below[k] + static_cast<std::size_t>(taken);
     }
   }
   return cuts;
@@ -259,9 +343,10 @@ inline std::vector<std::size_t> counting_cuts(std::span<const std::size_t> histo
 // them, at least one) by their codes, the order `less` gives them, and receives member k's slice
 // into slice_memory like parallel_sort_into, ending at settings.slice_ends (p - 1 of them). `range`
 // is the group's code range (global_code_range), at most counting_max_range codes wide.
-// Cost per member with n elements: O(n + R) for the counting sort and the histograms (R the key
-// range), three collectives of at most 4096, (p - 1) 2^s and p - 1 counts, and the exchange and
-// merge of parallel_sort_into.
+// Cost per member with n elements: O(n + R) for the counting sort (R the key range, at most 2^16)
+// or O(n) per digit for the radix sort, about 4096 + 2p binary searches and a scan of p - 1
+// buckets for the histograms, three collectives of at most 4096, (p - 1) 2^s and p - 1 counts, and
+// the exchange and merge of parallel_sort_into.
 template <class T, class Codes, class Less, class SliceMemory>
 void counting_sort_into(std::span<T> local, const Codes& codes, Less less, const CodeRange& range,
                         std::uint64_t global_count, const comm::Group& group, const ParallelSortSettings& settings,
@@ -270,12 +355,17 @@ void counting_sort_into(std::span<T> local, const Codes& codes, Less less, const
   SortPhases phases;
   phases.counting = true;
   auto phase_start = Clock::now();
-  const std::vector<std::size_t> histogram =
-      counting_sort_locally(local, codes, range.first, static_cast<std::size_t>(range.last - range.first) + 1);
+  const auto codes_in_range = static_cast<std::size_t>(range.last - range.first) + 1;
+  if (codes_in_range <= counting_small_range) {
+    counting_sort_locally(local, codes, range.first, codes_in_range);
+  } else {
+    radix_sort_locally(local, codes, range.first, codes_in_range);
+  }
   phases.local_sort = seconds_since(phase_start);
 
   phase_start = Clock::now();
-  const std::vector<std::size_t> cuts = counting_cuts(histogram, settings.slice_ends, global_count, group);
+  const SortedCodes<T, Codes> sorted{std::span<const T>(local), codes, range.first};
+  const std::vector<std::size_t> cuts = counting_cuts(sorted, codes_in_range, settings.slice_ends, global_count, group);
   phases.splitters = seconds_since(phase_start);
 
   exchange_sorted_runs(local, std::span<const std::size_t>(cuts), true, less, group, settings, slice_memory, phases);

@@ -35,6 +35,7 @@
 #include <dash/comm/ops.hpp>
 #include <dash/core/detail/exact_splitters.hpp>
 #include <dash/core/detail/run_merge_tree.hpp>
+#include <dash/core/detail/scratch_buffer.hpp>
 #include <dash/core/detail/vqsort.hpp>
 
 namespace dash::detail {
@@ -226,7 +227,7 @@ void exchange_sorted_runs(std::span<T> local, std::span<const std::size_t> cuts,
   const std::size_t own_count = send_counts[me];
   const bool own_resident = in_place && own_count != 0 && own_offset == before_me(receive_counts) &&
                             (own_offset == 0 || own_offset + own_count == local.size());
-  const auto received_memory = std::make_unique_for_overwrite<T[]>(slice_size);
+  const Scratch<T> received_memory = make_scratch<T>(slice_size);
   const std::span<T> received(received_memory.get(), slice_size);
   RunMergePlacement placement;
   placement.destination_busy = in_place;

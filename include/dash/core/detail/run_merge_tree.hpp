@@ -25,6 +25,7 @@
 #include <vector>
 
 #include <dash/comm/check.hpp>
+#include <dash/core/detail/scratch_buffer.hpp>
 
 namespace dash::detail {
 
@@ -199,7 +200,7 @@ private:
         return received_.data();
       case RunBuffer::scratch:
         if (!scratch_) {
-          scratch_ = std::make_unique_for_overwrite<T[]>(received_.size());
+          scratch_ = make_scratch<T>(received_.size());
         }
         return scratch_.get();
       case RunBuffer::destination:
@@ -259,7 +260,7 @@ private:
   std::span<T> destination_;
   Less less_;
   RunMergePlacement placement_;
-  std::unique_ptr<T[]> scratch_;
+  Scratch<T> scratch_;
   std::vector<std::size_t> start_;    // start_[s]: where source s's run begins; start_[p] = the size
   std::vector<std::size_t> missing_;  // elements of each run still to land
   std::vector<std::size_t> leaf_;     // each source's node
