@@ -4,7 +4,8 @@
 // For every algorithm, p in 1..128 and sampled p up to 1024, the roots 0, p/2 and p - 1 of rooted
 // collectives: at S = 1 and 3 the closed form equals the verifier's critical path (start-ups,
 // blocks, combined blocks) exactly. Algorithms that cut a contribution into K = p or p' parts
-// are exact at S = K (and 3K up to p = 128), and at S = 1 and 3 bound the verifier from above. The verifier does
+// are exact at S = K (and 3K up to p = 128; those whose verification grows with p^2 at S = K up
+// to p = 512 only), and at S = 1 and 3 bound the verifier from above. The verifier does
 // not measure local copies; the copied blocks are checked against the schedules themselves (the
 // most blocks one rank's copy actions move), exactly for every S, as is whether some rank uses
 // scratch space. Schedules, hence costs, do not depend on the operation's commutativity.
@@ -89,8 +90,7 @@ std::vector<Sweep> sweeps() {
         add(range(1, 100));
         add(range(101, 128));
         add({129, 256, 257, 512});
-        add({1000});
-        add({1024});
+        add({1000, 1024});
       } else {
         add(range(1, 128));
         add({129, 255, 256, 257, 500, 512, 1000, 1023, 1024});
@@ -177,7 +177,9 @@ TEST_P(ClosedForm, EqualsTheVerifiersCriticalPath) {
     }
     const std::uint32_t parts = algorithm.cost.parts(p);
     std::vector<std::uint32_t> segment_counts{1, 3};
-    if (parts > 1) {
+    // At S = p a quadratic algorithm's verification grows with p^3 (13 s at p = 1000): exact there
+    // up to p = 512, bounded at S = 1 and 3 beyond.
+    if (parts > 1 && !(quadratic(sweep.collective, sweep.algorithm) && p > 512)) {
       segment_counts.push_back(parts);
     }
     if (parts > 1 && p <= 128) {
