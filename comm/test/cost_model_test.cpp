@@ -177,8 +177,8 @@ TEST_P(ClosedForm, EqualsTheVerifiersCriticalPath) {
     }
     const std::uint32_t parts = algorithm.cost.parts(p);
     std::vector<std::uint32_t> segment_counts{1, 3};
-    // At S = p a quadratic algorithm's verification grows with p^3 (13 s at p = 1000): exact there
-    // up to p = 512, bounded at S = 1 and 3 beyond.
+    // At S = p a quadratic algorithm's verification grows with p^3: exact there up to p = 512,
+    // bounded at S = 1 and 3 beyond.
     if (parts > 1 && !(quadratic(sweep.collective, sweep.algorithm) && p > 512)) {
       segment_counts.push_back(parts);
     }
