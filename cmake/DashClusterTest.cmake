@@ -15,7 +15,7 @@
 # MPICH 4.0 over UCX's TCP transport hangs in MPI_Finalize now and then in a job that used an RMA
 # window (one rank in UCX's disconnect from a peer that already waits in the PMI barrier; fixed in
 # MPICH 4.2, pmodels/mpich#6596; docs/testing.md). Its runs hand the MPI test main
-# DASH_TEST_FINALIZE_WATCHDOG, so that a rank still in MPI_Finalize 3 s after the ranks agreed on
+# DASH_TEST_FINALIZE_WATCHDOG, so that a rank still in MPI_Finalize 1 s after the ranks agreed on
 # the verdict ends itself with it, and pass on the main's "every test passed on all n ranks" line
 # instead of the launcher's exit code (a rank that left MPI without finalising is an error to it).
 # Programs without that main (dash-topology, the latency tool) run under Open MPI only.
@@ -81,7 +81,7 @@ function(dash_add_cluster_run name)
     set_property(TEST ${test_name} APPEND PROPERTY ENVIRONMENT MPIR_CVAR_REDUCE_DEVICE_COLLECTIVE=0)
   endif()
   if(dash_cluster_finalize_hangs)
-    set_property(TEST ${test_name} APPEND PROPERTY ENVIRONMENT DASH_TEST_FINALIZE_WATCHDOG=3)
+    set_property(TEST ${test_name} APPEND PROPERTY ENVIRONMENT DASH_TEST_FINALIZE_WATCHDOG=1)
     set_tests_properties(${test_name} PROPERTIES PASS_REGULAR_EXPRESSION "every test passed on all ${ranks} ranks")
   endif()
   # The runs exist to see real nodes: an emulation from the caller's environment would hide them.

@@ -3,17 +3,29 @@
 #include "schedule/rank_sets.hpp"
 
 #include <algorithm>
-#include <iterator>
 #include <utility>
 
 namespace dash::comm::schedule::verification {
+
+namespace {
+
+std::uint64_t hash_of(std::span<const Interval> list) noexcept {
+  std::uint64_t hash = list.size();
+  for (const Interval& interval : list) {
+    hash = (hash * 1000003u) ^ (std::uint64_t{interval.lo} << 32 | interval.hi);
+  }
+  return hash * 0x9E3779B97F4A7C15ull;
+}
+
+}  // namespace
 
 std::uint32_t RankSets::single(std::uint32_t rank) {
   if (rank >= singles_.size()) {
     singles_.resize(rank + 1, no_set);
   }
   if (singles_[rank] == no_set) {
-    singles_[rank] = intern(RankList{{rank, rank + 1}});
+    const Interval only{rank, rank + 1};
+    singles_[rank] = intern({&only, 1});
   }
   return singles_[rank];
 }
@@ -23,7 +35,8 @@ std::uint32_t RankSets::prefix(std::uint32_t count) {
     prefixes_.resize(count + 1, no_set);
   }
   if (prefixes_[count] == no_set) {
-    prefixes_[count] = intern(RankList{{0, count}});
+    const Interval all{0, count};
+    prefixes_[count] = intern({&all, 1});
   }
   return prefixes_[count];
 }
@@ -31,12 +44,12 @@ std::uint32_t RankSets::prefix(std::uint32_t count) {
 std::optional<std::uint32_t> RankSets::combine(std::uint32_t left, std::uint32_t right, const OpTraits& op,
                                                  std::string& error) {
   const std::uint64_t key = std::uint64_t{left} << 32 | right;
-  if (auto found = combined_.find(key); found != combined_.end()) {
-    return found->second;
+  if (const std::uint32_t* found = combined_.find(key)) {
+    return *found;
   }
-  const RankList& a = lists_[left];
-  const RankList& b = lists_[right];
-  RankList result;
+  const std::span<const Interval> a = list(left);
+  const std::span<const Interval> b = list(right);
+  merged_.clear();
   if (!op.commutative) {
     // Non-commutative: both sides are single intervals and must abut in rank order.
     if (a.size() != 1 || b.size() != 1 || a.front().hi != b.front().lo) {
@@ -44,46 +57,75 @@ std::optional<std::uint32_t> RankSets::combine(std::uint32_t left, std::uint32_t
               " (right), which breaks rank order of a non-commutative operation";
       return std::nullopt;
     }
-    result = {{a.front().lo, b.front().hi}};
+    merged_.push_back({a.front().lo, b.front().hi});
   } else {
-    result.reserve(a.size() + b.size());
-    std::merge(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(result),
-               [](const Interval& x, const Interval& y) { return x.lo < y.lo; });
-    RankList merged;
-    for (const Interval& interval : result) {
-      if (!merged.empty() && interval.lo < merged.back().hi) {
+    // Both lists are ordered by lower bound: walk them in merge order (the left one's first on
+    // ties), joining intervals that touch and rejecting overlaps unless the operation is idempotent.
+    std::size_t i = 0;
+    std::size_t j = 0;
+    while (i < a.size() || j < b.size()) {
+      const Interval next = j == b.size() || (i < a.size() && !(b[j].lo < a[i].lo)) ? a[i++] : b[j++];
+      if (!merged_.empty() && next.lo < merged_.back().hi) {
         if (!op.idempotent) {
           error = "combines ranks " + describe(left) + " with " + describe(right) +
                   ", counting some contributions twice";
           return std::nullopt;
         }
-        merged.back().hi = std::max(merged.back().hi, interval.hi);
-      } else if (!merged.empty() && interval.lo == merged.back().hi) {
-        merged.back().hi = interval.hi;
+        merged_.back().hi = std::max(merged_.back().hi, next.hi);
+      } else if (!merged_.empty() && next.lo == merged_.back().hi) {
+        merged_.back().hi = next.hi;
       } else {
-        merged.push_back(interval);
+        merged_.push_back(next);
       }
     }
-    result = std::move(merged);
   }
-  const std::uint32_t id = intern(result);
-  combined_.emplace(key, id);
+  const std::uint32_t id = intern(merged_);
+  combined_.insert(key, id);
   return id;
 }
 
-std::uint32_t RankSets::intern(const RankList& list) {
-  if (const auto found = ids_.find(list); found != ids_.end()) {
-    return found->second;
+std::uint32_t RankSets::intern(std::span<const Interval> list) {
+  const std::uint64_t hash = hash_of(list);
+  const auto probe = [&](std::uint64_t h) { return static_cast<std::size_t>(h >> 32) & (slots_.size() - 1); };
+  if (!slots_.empty()) {
+    for (std::size_t slot = probe(hash); slots_[slot] != no_set; slot = (slot + 1) & (slots_.size() - 1)) {
+      const std::uint32_t id = slots_[slot];
+      if (hashes_[id] == hash && std::ranges::equal(this->list(id), list)) {
+        return id;
+      }
+    }
   }
-  const auto id = static_cast<std::uint32_t>(lists_.size());
-  ids_.emplace(list, id);
-  lists_.push_back(list);
+  const auto id = static_cast<std::uint32_t>(hashes_.size());
+  intervals_.insert(intervals_.end(), list.begin(), list.end());
+  starts_.push_back(intervals_.size());
+  hashes_.push_back(hash);
+  if (2 * hashes_.size() > slots_.size()) {  // at most half full
+    grow_slots();
+  } else {
+    std::size_t slot = probe(hash);
+    while (slots_[slot] != no_set) {
+      slot = (slot + 1) & (slots_.size() - 1);
+    }
+    slots_[slot] = id;
+  }
   return id;
+}
+
+// Doubles the slot table and re-enters every id, the new one included.
+void RankSets::grow_slots() {
+  slots_.assign(slots_.empty() ? 64 : 2 * slots_.size(), no_set);
+  for (std::uint32_t id = 0; id < hashes_.size(); ++id) {
+    std::size_t slot = static_cast<std::size_t>(hashes_[id] >> 32) & (slots_.size() - 1);
+    while (slots_[slot] != no_set) {
+      slot = (slot + 1) & (slots_.size() - 1);
+    }
+    slots_[slot] = id;
+  }
 }
 
 std::string RankSets::describe(std::uint32_t id) const {
   std::string text = "{";
-  for (const Interval& interval : lists_[id]) {
+  for (const Interval& interval : list(id)) {
     text += text.size() > 1 ? "," : "";
     text += interval.hi == interval.lo + 1
                 ? std::to_string(interval.lo)

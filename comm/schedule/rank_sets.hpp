@@ -1,16 +1,19 @@
 #pragma once
 // The schedule verifier's sets of contributing ranks (verifier.cpp), interned: each set has an id,
-// and combining two ids is looked up after its first time.
+// and combining two ids is looked up after its first time. The sets live in one flat array and
+// the lookups in open-addressing tables: a sweep at P = 1024 interns about a million sets.
 
 #include <cstddef>
 #include <cstdint>
 #include <limits>
 #include <optional>
+#include <span>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include <dash/comm/schedule/collective.hpp>
+
+#include "schedule/key_index.hpp"
 
 namespace dash::comm::schedule::verification {
 
@@ -18,18 +21,6 @@ struct Interval {
   std::uint32_t lo = 0;
   std::uint32_t hi = 0;
   friend bool operator==(const Interval&, const Interval&) = default;
-};
-
-using RankList = std::vector<Interval>;
-
-struct RankListHash {
-  std::size_t operator()(const RankList& list) const noexcept {
-    std::size_t hash = list.size();
-    for (const Interval& interval : list) {
-      hash = hash * 1000003u ^ (std::size_t{interval.lo} << 32 | interval.hi);
-    }
-    return hash;
-  }
 };
 
 // Interned sets of contributing ranks. A set is an ordered list of disjoint rank intervals: the
@@ -47,18 +38,26 @@ public:
   std::optional<std::uint32_t> combine(std::uint32_t left, std::uint32_t right, const OpTraits& op,
                                        std::string& error);
 
-  std::uint32_t intern(const RankList& list);
+  std::uint32_t intern(std::span<const Interval> list);
 
   std::string describe(std::uint32_t id) const;
 
 private:
   static constexpr std::uint32_t no_set = std::numeric_limits<std::uint32_t>::max();
 
+  std::span<const Interval> list(std::uint32_t id) const noexcept {
+    return {intervals_.data() + starts_[id], starts_[id + 1] - starts_[id]};
+  }
+  void grow_slots();
+
   std::vector<std::uint32_t> singles_;   // id of {rank}, by rank
   std::vector<std::uint32_t> prefixes_;  // id of {0, ..., count - 1}, by count
-  std::vector<RankList> lists_;
-  std::unordered_map<RankList, std::uint32_t, RankListHash> ids_;
-  std::unordered_map<std::uint64_t, std::uint32_t> combined_;
+  std::vector<Interval> intervals_;      // every set's intervals, set after set
+  std::vector<std::size_t> starts_{0};   // set id's intervals: [starts_[id], starts_[id + 1])
+  std::vector<std::uint64_t> hashes_;    // by id
+  std::vector<std::uint32_t> slots_;     // ids by hash, open addressing; no_set marks a free slot
+  KeyIndex combined_;                    // (left << 32 | right) -> id of left ⊕ right
+  std::vector<Interval> merged_;         // combine's scratch
 };
 
 }  // namespace dash::comm::schedule::verification
