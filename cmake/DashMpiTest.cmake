@@ -5,9 +5,10 @@
 #   dash_add_mpi_test(<name> SOURCES ... [RANKS 1 2 3 4 5 8] [TIMEOUT s] [LIBS ...] [LABELS ...]
 #                     [ENVIRONMENT VAR=value ...] [KEEP_BUILD_OPTIMIZATION])
 #       A GoogleTest executable with the MPI-aware main (test/support); registered once per rank
-#       count as <name>.np<k> (PLAIN runs, below). KEEP_BUILD_OPTIMIZATION: compiled at the build type's optimisation
-#       even where DASH_TEST_COMPILE_OPTIONS lowers the tests' (scripts/test's sanitizer pass: -O0),
-#       for a test whose run at -O0 would cost more time than its compile saves.
+#       count as <name>.np<k> (PLAIN runs, below). KEEP_BUILD_OPTIMIZATION: compiled at the build
+#       type's optimisation even where DASH_TEST_COMPILE_OPTIONS lowers the tests' (scripts/test:
+#       -O1 in the first pass, -O0 in the sanitizer pass), for a test whose run at the lower level
+#       would cost more time than its compile saves.
 #   dash_add_mpi_run(<test> [PLAIN] NP <k> [TIMEOUT s] [LABELS ...] [ENVIRONMENT VAR=value ...]
 #                    COMMAND <exe> [args...])
 #       Runs any program under the MPI launcher (examples, lifecycle tests with their own main,

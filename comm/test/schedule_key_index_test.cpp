@@ -77,7 +77,8 @@ TEST(RankSets, RejectsDoubleCountingAndBrokenRankOrder) {
   EXPECT_EQ(max, both);  // idempotent: counting twice is harmless
   error.clear();
   EXPECT_EQ(sets.combine(sets.single(1), sets.single(0), OpTraits{false, false}, error), std::nullopt);
-  EXPECT_EQ(error, "combines ranks {1} (left) with {0} (right), which breaks rank order of a non-commutative operation");
+  EXPECT_EQ(error,
+            "combines ranks {1} (left) with {0} (right), which breaks rank order of a non-commutative operation");
 }
 
 }  // namespace
