@@ -14,7 +14,7 @@ std::uint64_t hash_of(std::span<const Interval> list) noexcept {
   for (const Interval& interval : list) {
     hash = (hash * 1000003u) ^ (std::uint64_t{interval.lo} << 32 | interval.hi);
   }
-  return hash * 0x9E3779B97F4A7C15ull;
+  return hash == KeyIndex::reserved_key ? 0 : hash;  // the one key KeyIndex cannot store
 }
 
 }  // namespace
@@ -86,41 +86,24 @@ std::optional<std::uint32_t> RankSets::combine(std::uint32_t left, std::uint32_t
 
 std::uint32_t RankSets::intern(std::span<const Interval> list) {
   const std::uint64_t hash = hash_of(list);
-  const auto probe = [&](std::uint64_t h) { return static_cast<std::size_t>(h >> 32) & (slots_.size() - 1); };
-  if (!slots_.empty()) {
-    for (std::size_t slot = probe(hash); slots_[slot] != no_set; slot = (slot + 1) & (slots_.size() - 1)) {
-      const std::uint32_t id = slots_[slot];
-      if (hashes_[id] == hash && std::ranges::equal(this->list(id), list)) {
-        return id;
+  const auto id = static_cast<std::uint32_t>(same_hash_.size());
+  if (const std::uint32_t* first = first_with_hash_.find(hash)) {
+    // Sets of equal hash chain behind the first; distinct sets rarely share a 64-bit hash.
+    std::uint32_t last = *first;
+    for (std::uint32_t other = *first; other != no_set; other = same_hash_[other]) {
+      if (std::ranges::equal(this->list(other), list)) {
+        return other;
       }
+      last = other;
     }
+    same_hash_[last] = id;
+  } else {
+    first_with_hash_.insert(hash, id);
   }
-  const auto id = static_cast<std::uint32_t>(hashes_.size());
   intervals_.insert(intervals_.end(), list.begin(), list.end());
   starts_.push_back(intervals_.size());
-  hashes_.push_back(hash);
-  if (2 * hashes_.size() > slots_.size()) {  // at most half full
-    grow_slots();
-  } else {
-    std::size_t slot = probe(hash);
-    while (slots_[slot] != no_set) {
-      slot = (slot + 1) & (slots_.size() - 1);
-    }
-    slots_[slot] = id;
-  }
+  same_hash_.push_back(no_set);
   return id;
-}
-
-// Doubles the slot table and re-enters every id, the new one included.
-void RankSets::grow_slots() {
-  slots_.assign(slots_.empty() ? 64 : 2 * slots_.size(), no_set);
-  for (std::uint32_t id = 0; id < hashes_.size(); ++id) {
-    std::size_t slot = static_cast<std::size_t>(hashes_[id] >> 32) & (slots_.size() - 1);
-    while (slots_[slot] != no_set) {
-      slot = (slot + 1) & (slots_.size() - 1);
-    }
-    slots_[slot] = id;
-  }
 }
 
 std::string RankSets::describe(std::uint32_t id) const {

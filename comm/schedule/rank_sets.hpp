@@ -1,7 +1,7 @@
 #pragma once
 // The schedule verifier's sets of contributing ranks (verifier.cpp), interned: each set has an id,
 // and combining two ids is looked up after its first time. The sets live in one flat array and
-// the lookups in open-addressing tables: a sweep at P = 1024 interns about a million sets.
+// the lookups in KeyIndex tables (key_index.hpp): a sweep at P = 1024 interns about a million sets.
 
 #include <cstddef>
 #include <cstdint>
@@ -48,14 +48,13 @@ private:
   std::span<const Interval> list(std::uint32_t id) const noexcept {
     return {intervals_.data() + starts_[id], starts_[id + 1] - starts_[id]};
   }
-  void grow_slots();
 
   std::vector<std::uint32_t> singles_;   // id of {rank}, by rank
   std::vector<std::uint32_t> prefixes_;  // id of {0, ..., count - 1}, by count
   std::vector<Interval> intervals_;      // every set's intervals, set after set
   std::vector<std::size_t> starts_{0};   // set id's intervals: [starts_[id], starts_[id + 1])
-  std::vector<std::uint64_t> hashes_;    // by id
-  std::vector<std::uint32_t> slots_;     // ids by hash, open addressing; no_set marks a free slot
+  KeyIndex first_with_hash_;             // a set's hash -> the first id with that hash
+  std::vector<std::uint32_t> same_hash_; // by id: the next id with its hash, or no_set
   KeyIndex combined_;                    // (left << 32 | right) -> id of left ⊕ right
   std::vector<Interval> merged_;         // combine's scratch
 };
