@@ -21,9 +21,10 @@
 // up to 27 points (detail::PointTable), so a time-step loop makes no heap allocation per step.
 //
 // Map: StencilSummation, StencilOptions; in detail, PointTable (per-point tables kept in place),
-// the row kernel (stencil_row, sums_grouped, RowKernel over GroupedRows, KeepSum), a box run line
-// by line (ShiftedRows, BoxLines, box_lines, run_line), apply_stencil_box and apply_stencil_early
-// (the cells that read no exchanged region); then the two apply_stencil overloads.
+// the row kernel (sums_grouped, RowKernel over the line kernels of detail/stencil_lines.hpp and
+// GroupedRows, KeepSum), a box run in runs of lines (ShiftedRows, BoxLines, box_lines,
+// for_each_run, run_lines), apply_stencil_box and apply_stencil_early (the cells that read no
+// exchanged region); then the two apply_stencil overloads.
 
 #include <algorithm>
 #include <array>
@@ -37,6 +38,7 @@
 #include <boost/container/static_vector.hpp>
 
 #include <dash/algorithms/detail/grouped_rows.hpp>
+#include <dash/algorithms/detail/stencil_lines.hpp>
 #include <dash/comm/exception.hpp>
 #include <dash/containers/halo_box.hpp>
 #include <dash/containers/halo_matrix.hpp>
@@ -60,53 +62,10 @@ struct StencilOptions {
 
 namespace detail {
 
-// The most points the row kernel unrolls: the 3-D box stencil's 27.
-inline constexpr std::size_t unrolled_points = 27;
-
 // A value per stencil point, in place for up to unrolled_points points (every stencil the row
 // kernel unrolls), so that apply_stencil allocates nothing for them; more spill to the heap.
 template <class V>
 using PointTable = boost::container::small_vector<V, unrolled_points>;
-
-// One row of cells for a stencil of K points, rows[k] being where point k's values for the row
-// start: each cell forms its sum (stencil.hpp: c (v_0 + ... + v_K-1) for a uniform stencil,
-// c_0 v_0 + ... + c_K-1 v_K-1 otherwise, left to right) in a register; K known at compile time
-// lets the compiler unroll the points and vectorise the row.
-template <class T, std::size_t K, class Finish, bool Uniform>
-void stencil_row(T* out, std::size_t width, const T* const* rows, const T* weights, const Finish& finish,
-                 std::size_t first_index) {
-  // The rows' starts are read where they are used, not copied: the compiler would copy them two
-  // at a time, and such a wide load of what the caller stored one by one just now cannot be
-  // forwarded from its stores and waits for them (docs/benchmarks.md, "halo", has the cost).
-  std::array<T, K> w;
-  for (std::size_t k = 0; k < K; ++k) {
-    w[k] = weights[k];
-  }
-  const auto in = [rows](std::size_t k) { return rows[k]; };
-  for (std::size_t c = 0; c < width; ++c) {
-    if constexpr (Uniform) {
-      T sum = in(0)[c];
-      for (std::size_t k = 1; k < K; ++k) {
-        sum += in(k)[c];
-      }
-      out[c] = finish(w[0] * sum, first_index + c);
-    } else {
-      T sum = w[0] * in(0)[c];
-      for (std::size_t k = 1; k < K; ++k) {
-        sum += w[k] * in(k)[c];
-      }
-      out[c] = finish(sum, first_index + c);
-    }
-  }
-}
-
-template <class T, class Finish>
-using StencilRow = void (*)(T*, std::size_t, const T* const*, const T*, const Finish&, std::size_t);
-
-template <class T, class Finish, bool Uniform, std::size_t... K>
-constexpr std::array<StencilRow<T, Finish>, sizeof...(K)> make_stencil_rows(std::index_sequence<K...>) {
-  return {&stencil_row<T, K + 1, Finish, Uniform>...};
-}
 
 // Whether apply_stencil sums grouped.
 template <std::size_t N>
@@ -123,8 +82,8 @@ bool sums_grouped(const Stencil<N>& stencil, StencilSummation summation) {
 }
 
 // The row kernel for a stencil: grouped (GroupedRows), or as listed: unrolled up to
-// unrolled_points points, otherwise one pass over the row per point into a scratch row (the same
-// sum per cell).
+// unrolled_points points (all lines in one call), otherwise one pass over each line per point into
+// a scratch row (the same sum per cell).
 template <class T, class Finish>
 class RowKernel {
 public:
@@ -138,38 +97,25 @@ public:
       grouped_.emplace(stencil.grouping(), finish);
       return;
     }
-    static constexpr auto general = make_stencil_rows<T, Finish, false>(std::make_index_sequence<unrolled_points>());
-    static constexpr auto same_weight = make_stencil_rows<T, Finish, true>(std::make_index_sequence<unrolled_points>());
-    if (points_ <= general.size()) {
-      kernel_ = uniform_ ? same_weight[points_ - 1] : general[points_ - 1];
+    if (points_ <= unrolled_points) {
+      kernel_ = stencil_lines_for<T, Finish>(points_, uniform_, true);
     }
   }
 
-  void operator()(T* out, std::size_t width, const T* const* rows, std::size_t first_index) const {
-    if (grouped_) {
-      if (!(*grouped_)(out, width, rows, first_index)) {
-        for (std::size_t c = 0; c < width; ++c) {
-          out[c] = grouped_->cell([&](std::size_t p) { return rows[p][c]; }, first_index + c);
+  // The cells of `lines`, rows[p] being where point p's values for the first line start.
+  void operator()(T* out, const Lines<T>& lines, const T* const* rows, std::size_t first_index) const {
+    if (kernel_ != nullptr) {
+      kernel_(out, lines, rows, weights_.data(), finish_, first_index);
+      return;
+    }
+    PointTable<const T*> line_rows(rows, rows + points_);
+    for (std::size_t l = 0; l < lines.count; ++l) {
+      if (l > 0) {
+        for (std::size_t p = 0; p < points_; ++p) {
+          line_rows[p] += lines.row_steps[p];
         }
       }
-      return;
-    }
-    const T* weights = weights_.data();
-    if (kernel_ != nullptr) {
-      kernel_(out, width, rows, weights, finish_, first_index);
-      return;
-    }
-    sums_.resize(width);
-    for (std::size_t c = 0; c < width; ++c) {
-      sums_[c] = uniform_ ? rows[0][c] : weights[0] * rows[0][c];
-    }
-    for (std::size_t p = 1; p < points_; ++p) {
-      for (std::size_t c = 0; c < width; ++c) {
-        sums_[c] += uniform_ ? rows[p][c] : weights[p] * rows[p][c];
-      }
-    }
-    for (std::size_t c = 0; c < width; ++c) {
-      out[c] = finish_(uniform_ ? weights[0] * sums_[c] : sums_[c], first_index + c);
+      line(out + l * lines.out_step, lines.width, line_rows.data(), first_index + l * lines.out_step);
     }
   }
 
@@ -188,12 +134,37 @@ public:
   }
 
 private:
+  // One line through the grouping, or point by point past the unrolled kernels.
+  void line(T* out, std::size_t width, const T* const* rows, std::size_t first_index) const {
+    if (grouped_) {
+      if (!(*grouped_)(out, width, rows, first_index)) {
+        for (std::size_t c = 0; c < width; ++c) {
+          out[c] = grouped_->cell([&](std::size_t p) { return rows[p][c]; }, first_index + c);
+        }
+      }
+      return;
+    }
+    const T* weights = weights_.data();
+    sums_.resize(width);
+    for (std::size_t c = 0; c < width; ++c) {
+      sums_[c] = uniform_ ? rows[0][c] : weights[0] * rows[0][c];
+    }
+    for (std::size_t p = 1; p < points_; ++p) {
+      for (std::size_t c = 0; c < width; ++c) {
+        sums_[c] += uniform_ ? rows[p][c] : weights[p] * rows[p][c];
+      }
+    }
+    for (std::size_t c = 0; c < width; ++c) {
+      out[c] = finish_(uniform_ ? weights[0] * sums_[c] : sums_[c], first_index + c);
+    }
+  }
+
   std::size_t points_;
   bool uniform_;
   const Finish& finish_;
   PointTable<T> weights_;
   std::optional<GroupedRows<T, Finish>> grouped_;
-  StencilRow<T, Finish> kernel_ = nullptr;
+  StencilLines<T, Finish> kernel_ = nullptr;
   mutable std::vector<T> sums_;
 };
 
@@ -242,27 +213,36 @@ std::optional<ShiftedRows<T, N>> shifted_rows(const HaloMatrix<T, N>& halo, cons
   return rows;
 }
 
+// The dimension along which the lines of a run follow one another (a 1-D box has one line).
+template <std::size_t N>
+inline constexpr std::size_t stacked_dimension = N >= 2 ? N - 2 : 0;
+
 // A box run line by line: each point's shifted copy of the box lies in one buffer (sources), and
-// the lines run along dimension `along`; `lines` is the box cut to one cell along it.
+// the lines run along dimension `along`; `lines` is the box cut to one cell along it. Lines along
+// the last dimension that follow one another along dimension N - 2 go to the kernel together:
+// point p's values for the next one lie row_steps[p] further on.
 template <class T, std::size_t N>
 struct BoxLines {
   HaloBox<N> lines;
   std::size_t along = N - 1;
   std::size_t length = 0;
   PointTable<ShiftedRows<T, N>> sources;
+  PointTable<std::ptrdiff_t> row_steps;
 };
 
 // Fills `plan` with the lines of `box` along `along`; false when a point's shifted copy straddles
-// buffers. Filled in place: a plan holds its point table inline (about 1 KiB), never moved.
+// buffers. Filled in place: a plan holds its point tables inline (about 1.5 KiB), never moved.
 template <class T, std::size_t N>
 bool box_lines(const HaloMatrix<T, N>& halo, const HaloBox<N>& box, std::size_t along, BoxLines<T, N>& plan) {
   plan.sources.clear();
+  plan.row_steps.clear();
   for (const auto& point : halo.stencil().points()) {
     const auto rows = shifted_rows(halo, box, point.offset);
     if (!rows) {
       return false;
     }
     plan.sources.push_back(*rows);
+    plan.row_steps.push_back(rows->strides[stacked_dimension<N>]);
   }
   plan.along = along;
   plan.length = box.last[along] - box.first[along];
@@ -271,12 +251,33 @@ bool box_lines(const HaloMatrix<T, N>& halo, const HaloBox<N>& box, std::size_t 
   return true;
 }
 
-// The line of `plan` through `first` (its other coordinates): along the last dimension with the
-// row kernel, along another one cell by cell, which spares a kernel call per cell.
+// Calls run(first, count) for the lines of `plan` in runs of up to `most` lines that follow one
+// another along dimension N - 2 (runs of one line where the lines do not run along the last
+// dimension), `first` being the first line's coordinates.
+template <class T, std::size_t N, class Run>
+void for_each_run(const BoxLines<T, N>& plan, std::size_t most, const Run& run) {
+  if (N < 2 || plan.along != N - 1) {
+    plan.lines.for_each([&](const std::array<std::size_t, N>& first) { run(first, std::size_t{1}); });
+    return;
+  }
+  constexpr std::size_t stacked = stacked_dimension<N>;
+  HaloBox<N> starts = plan.lines;
+  starts.last[stacked] = starts.first[stacked] + 1;
+  starts.for_each([&](std::array<std::size_t, N> first) {
+    for (std::size_t line = plan.lines.first[stacked]; line < plan.lines.last[stacked]; line += most) {
+      first[stacked] = line;
+      run(static_cast<const std::array<std::size_t, N>&>(first), std::min(most, plan.lines.last[stacked] - line));
+    }
+  });
+}
+
+// `count` lines of `plan` from the one through `first` (its other coordinates): along the last
+// dimension with the row kernel, along another one (count 1) cell by cell, which spares a kernel
+// call per cell.
 template <class T, std::size_t N, class Finish>
-void run_line(const BoxLines<T, N>& plan, const std::array<std::size_t, N>& first,
-              const std::array<std::size_t, N>& strides, const std::vector<StencilPoint<N>>& points, T* target,
-              const RowKernel<T, Finish>& kernel, PointTable<const T*>& starts) {
+void run_lines(const BoxLines<T, N>& plan, const std::array<std::size_t, N>& first, std::size_t count,
+               const std::array<std::size_t, N>& strides, const std::vector<StencilPoint<N>>& points, T* target,
+               const RowKernel<T, Finish>& kernel, PointTable<const T*>& starts) {
   std::size_t out = 0;
   for (std::size_t d = 0; d < N; ++d) {
     out += first[d] * strides[d];
@@ -290,7 +291,8 @@ void run_line(const BoxLines<T, N>& plan, const std::array<std::size_t, N>& firs
     starts[p] = source.data + at;
   }
   if (plan.along == N - 1) {
-    kernel(target + out, plan.length, starts.data(), out);
+    const Lines<T> lines{plan.length, count, strides[stacked_dimension<N>], plan.row_steps.data()};
+    kernel(target + out, lines, starts.data(), out);
     return;
   }
   for (std::size_t c = 0; c < plan.length; ++c) {
@@ -320,8 +322,8 @@ void apply_stencil_box(const HaloMatrix<T, N>& source, const HaloBox<N>& box, co
   }
   if (BoxLines<T, N> plan; box_lines(source, box, along, plan)) {
     PointTable<const T*> starts(points.size());
-    plan.lines.for_each([&](const std::array<std::size_t, N>& first) {
-      run_line(plan, first, strides, points, target, kernel, starts);
+    for_each_run(plan, box.size(), [&](const std::array<std::size_t, N>& first, std::size_t count) {
+      run_lines(plan, first, count, strides, points, target, kernel, starts);
     });
     return;
   }
@@ -342,11 +344,16 @@ void apply_stencil_box(const HaloMatrix<T, N>& source, const HaloBox<N>& box, co
   });
 }
 
+// Lines per pass over a row of boxes (apply_stencil_early): enough that a call's overhead is
+// spread over many cells, few enough that the lines just read are still in the cache when the
+// boxes beside them read their edges.
+inline constexpr std::size_t lines_per_pass = 32;
+
 // The cells that read no exchanged region (HaloMatrix::without_exchange): the inner box and the
-// boundary boxes inside it. Boxes side by side along the last dimension run row by row together
-// (one row of each in turn), so that the edge cells of a row are computed while its cache lines are
-// at hand instead of in a column walk across the block (a stride of a power of two maps the whole
-// column to a few cache sets; docs/benchmarks.md, "halo").
+// boundary boxes inside it. Boxes side by side along the last dimension run together, a few lines
+// of each in turn, so that the edge cells of a row are computed while its cache lines are at hand
+// instead of in a column walk across the block (a stride of a power of two maps the whole column
+// to a few cache sets; docs/benchmarks.md, "halo").
 template <class T, std::size_t N, class Finish>
 void apply_stencil_early(const HaloMatrix<T, N>& source, const std::array<std::size_t, N>& strides, T* target,
                          const RowKernel<T, Finish>& kernel) {
@@ -393,10 +400,10 @@ void apply_stencil_early(const HaloMatrix<T, N>& source, const std::array<std::s
       }
     }
     if (row.size() == end - begin) {
-      row.front().lines.for_each([&](std::array<std::size_t, N> first) {
+      for_each_run(row.front(), lines_per_pass, [&](std::array<std::size_t, N> first, std::size_t count) {
         for (const auto& plan : row) {
           first[N - 1] = plan.lines.first[N - 1];
-          run_line(plan, first, strides, points, target, kernel, starts);
+          run_lines(plan, first, count, strides, points, target, kernel, starts);
         }
       });
     } else {
