@@ -20,8 +20,11 @@ namespace dash::detail {
 // one pass (the common case: a class of four lines, a group of two or three terms), more by
 // adding the rest pass by pass; the order of the additions is the same either way.
 template <class T>
-void add_rows(T* out, const T* const* in, std::size_t count, std::ptrdiff_t first, std::ptrdiff_t last) {
+[[gnu::always_inline]] inline void add_rows(T* out, const T* const* in, std::size_t count, std::ptrdiff_t first,
+                                            std::ptrdiff_t last) {
   switch (count) {
+    case 0:
+      return;
     case 1:
       for (std::ptrdiff_t x = first; x < last; ++x) {
         out[x] = in[0][x];
@@ -78,7 +81,34 @@ public:
   // out[c] for c < width, rows[p] being where point p's values for the row start; false (and
   // nothing written) when a line's points do not lie side by side in one buffer (a row along a
   // block's edge whose neighbours' cells sit in a halo region): evaluate its cells one by one.
+  // The passes are built as the build targets the CPU and, on x86-64, once more for AVX2, taken
+  // when the CPU has it (as the listed kernels, stencil_lines.hpp: the same operations in the same
+  // order, so the same results).
   bool operator()(T* out, std::size_t width, const T* const* rows, std::size_t first_index) const {
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+    static const bool cpu_has_avx2 = __builtin_cpu_supports("avx2") != 0;
+    if (cpu_has_avx2) {
+      return row_avx2(out, width, rows, first_index);
+    }
+#endif
+    return row(out, width, rows, first_index);
+  }
+
+  // One cell, value(p) being point p's value.
+  template <class Value>
+  T cell(const Value& value, std::size_t index) const {
+    return finish_(grouping_.evaluate(value, weights_.data()), index);
+  }
+
+private:
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+  [[gnu::target("avx2")]] bool row_avx2(T* out, std::size_t width, const T* const* rows,
+                                        std::size_t first_index) const {
+    return row(out, width, rows, first_index);
+  }
+#endif
+
+  [[gnu::always_inline]] bool row(T* out, std::size_t width, const T* const* rows, std::size_t first_index) const {
     const auto& classes = grouping_.classes();
     const auto& line_points = grouping_.line_points();
     StencilGrouping::Table<const T*> line_rows(line_points.size());
@@ -109,16 +139,9 @@ public:
     return true;
   }
 
-  // One cell, value(p) being point p's value.
-  template <class Value>
-  T cell(const Value& value, std::size_t index) const {
-    return finish_(grouping_.evaluate(value, weights_.data()), index);
-  }
-
-private:
   // Class c's partial sums for the chunk's cells: entry x (lowest_shift <= x < cells +
   // highest_shift) is the sum of its lines' values at column begin + x.
-  const T* sum_lines(std::size_t c, std::size_t begin, std::size_t cells,
+  [[gnu::always_inline]] const T* sum_lines(std::size_t c, std::size_t begin, std::size_t cells,
                      const StencilGrouping::Table<const T*>& line_rows) const {
     const auto& line_class = grouping_.classes()[c];
     const T* first = line_rows[line_class.first_line] + begin;
@@ -136,7 +159,8 @@ private:
   }
 
   // Group g's sum of shifted partial sums for the chunk's cells.
-  const T* sum_terms(std::size_t g, std::size_t cells, const StencilGrouping::Table<const T*>& partials) const {
+  [[gnu::always_inline]] const T* sum_terms(std::size_t g, std::size_t cells,
+                                            const StencilGrouping::Table<const T*>& partials) const {
     const auto& group = grouping_.groups()[g];
     const auto* terms = grouping_.terms().data() + group.first_term;
     const T* first = partials[terms[0].line_class] + terms[0].shift;
@@ -154,7 +178,8 @@ private:
 
   // out[x] = finish(w_0 sums[0][x] + w_1 sums[1][x] + ..., index): up to four groups in one pass
   // with the finish, more through the result row.
-  void combine(T* out, std::size_t cells, const StencilGrouping::Table<const T*>& sums, std::size_t first_index) const {
+  [[gnu::always_inline]] void combine(T* out, std::size_t cells, const StencilGrouping::Table<const T*>& sums,
+                                      std::size_t first_index) const {
     const T* w = weights_.data();
     const T* const* s = sums.data();
     switch (sums.size()) {
