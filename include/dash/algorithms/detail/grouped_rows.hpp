@@ -12,6 +12,7 @@
 
 #include <boost/container/small_vector.hpp>
 
+#include <dash/algorithms/detail/cpu_has_avx2.hpp>
 #include <dash/containers/stencil_grouping.hpp>
 
 namespace dash::detail {
@@ -86,8 +87,7 @@ public:
   // order, so the same results).
   bool operator()(T* out, std::size_t width, const T* const* rows, std::size_t first_index) const {
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-    static const bool cpu_has_avx2 = __builtin_cpu_supports("avx2") != 0;
-    if (cpu_has_avx2) {
+    if (cpu_has_avx2()) {
       return row_avx2(out, width, rows, first_index);
     }
 #endif

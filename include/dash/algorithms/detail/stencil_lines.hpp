@@ -8,6 +8,8 @@
 #include <cstddef>
 #include <utility>
 
+#include <dash/algorithms/detail/cpu_has_avx2.hpp>
+
 namespace dash::detail {
 
 // The most points the row kernel unrolls: the 3-D box stencil's 27.
@@ -101,8 +103,7 @@ template <class T, class Finish>
 StencilLines<T, Finish> stencil_lines_for(std::size_t points, bool uniform, bool allow_avx2) {
   using Points = std::make_index_sequence<unrolled_points>;
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-  static const bool cpu_has_avx2 = __builtin_cpu_supports("avx2") != 0;
-  if (allow_avx2 && cpu_has_avx2) {
+  if (allow_avx2 && cpu_has_avx2()) {
     static constexpr auto general = make_stencil_lines_avx2<T, Finish, false>(Points());
     static constexpr auto same_weight = make_stencil_lines_avx2<T, Finish, true>(Points());
     return uniform ? same_weight[points - 1] : general[points - 1];
