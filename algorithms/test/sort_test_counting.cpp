@@ -1,7 +1,8 @@
 // dash::sort's counting path (integer keys in a narrow range, docs/sort.md "Counting path"): forced
 // and automatic, ascending and descending, on every distribution and on sub-ranges (uneven parts
 // and units without elements); phases.counting tells which path ran; one key leaves every element
-// in place. Also where the path is refused. A translation unit of its own beside sort_test.cpp: each
+// in place; integers that are their own keys have their slices written from the global histogram.
+// Also where the path is refused. A translation unit of its own beside sort_test.cpp: each
 // takes minutes to compile with the sanitizers, and two compile in parallel.
 
 #include <cstddef>
@@ -215,6 +216,53 @@ TEST(SortCounting, WideRangesThroughTheRadixSort) {
   }
 }
 
+// Integers sorted as their own keys in a range whose histogram is no larger than a unit's mean part
+// take the histogram path (each slice written from the global counts, no element moved), forced or
+// automatic, on every distribution, both orders, and with uneven slices and units without elements;
+// wider ranges, signed keys far apart and projections move the elements.
+template <class T, class Comp = std::ranges::less>
+void expect_slices_from_histogram(dash::Array<T>& a, const Span& span, bool from_histogram, Comp comp = {}) {
+  for (const dash::SortPath path : {dash::SortPath::counting, dash::SortPath::automatic}) {
+    SCOPED_TRACE(path_name(path));
+    dash::SortPhases phases;
+    dash::SortOptions options;
+    options.path = path;
+    options.phases = &phases;
+    expect_sorts_like_std(a, span, options, comp, std::identity{});
+    if (span.end - span.begin > 1) {
+      EXPECT_EQ(phases.from_histogram, from_histogram);
+      EXPECT_TRUE(phases.counting || (!from_histogram && path == dash::SortPath::automatic));
+    }
+  }
+}
+
+TEST(SortCounting, SlicesFromTheHistogram) {
+  const std::size_t n = 999;
+  for (const dash::Distribution& distribution : distributions()) {
+    SCOPED_TRACE(describe(distribution, n, {0, n}));
+    dash::Array<std::uint32_t> keys(n, distribution);
+    write(keys, uniform_integers<std::uint32_t>(n, 500, 539, 45));
+    expect_slices_from_histogram(keys, {0, n}, true);
+    expect_slices_from_histogram(keys, {0, n}, true, std::greater<>{});
+    // Uneven parts; on BLOCKED the first half leaves units without elements from p = 3 on.
+    for (const Span& span : {Span{n / 3 + 1, n - n / 4}, Span{0, n / 2}}) {
+      SCOPED_TRACE(describe(distribution, n, span));
+      expect_slices_from_histogram(keys, span, true);
+    }
+    // 2^13 keys: a 32 KiB histogram, more than the 4 bytes of each unit's 999 / p keys.
+    write(keys, uniform_integers<std::uint32_t>(n, 0, (1U << 13U) - 1, 46));
+    expect_slices_from_histogram(keys, {0, n}, false, std::ranges::greater{});
+  }
+  const std::size_t m = 4000;
+  dash::Array<std::int16_t> signed_keys(m, dash::BLOCKCYCLIC(7));
+  write(signed_keys, uniform_integers<std::int16_t>(m, -20, 20, 47));
+  expect_slices_from_histogram(signed_keys, {0, m}, true, std::greater<>{});
+  dash::Array<std::int64_t> extremes(m, dash::CYCLIC);
+  constexpr std::int64_t lowest = std::numeric_limits<std::int64_t>::min();
+  write(extremes, uniform_integers<std::int64_t>(m, lowest, lowest + 99, 48));
+  expect_slices_from_histogram(extremes, {0, m}, true);
+}
+
 TEST(SortCounting, AutomaticRule) {
   using dash::detail::CodeRange;
   using dash::detail::counting_pays;
@@ -233,6 +281,21 @@ TEST(SortCounting, AutomaticRule) {
   EXPECT_TRUE(counting_pays(CodeRange{0, 2 * mebi - 1}, 32 * mebi, 16, false));
   EXPECT_FALSE(counting_pays(CodeRange{0, 2 * mebi - 1}, 32 * mebi, 2, true));
   EXPECT_TRUE(counting_pays(CodeRange{0, (1U << 16U) - 1}, 10 * mebi, 2, true));
+  // The histogram path: a histogram of counts no larger than a unit's mean part, and at most 16 MiB.
+  using dash::detail::histogram_pays;
+  EXPECT_TRUE(histogram_pays(std::size_t{1} << 19U, 4, 8 * mebi, 2, 4));  // NPB IS class A, 2 units
+  EXPECT_TRUE(histogram_pays(std::size_t{1} << 21U, 4, 32 * mebi, 16, 4));  // class B, 16 units
+  EXPECT_FALSE(histogram_pays(std::size_t{1} << 21U, 4, 32 * mebi, 32, 4));
+  EXPECT_TRUE(histogram_pays(std::size_t{1} << 22U, 4, 1024 * mebi, 2, 4));
+  EXPECT_FALSE(histogram_pays((std::size_t{1} << 22U) + 1, 4, 1024 * mebi, 2, 4));  // over 16 MiB
+  EXPECT_FALSE(histogram_pays(std::size_t{1} << 22U, 8, 1024 * mebi, 2, 4));  // 64-bit counts
+  EXPECT_EQ(dash::detail::histogram_count_bytes(std::uint64_t{1} << 32U), 8U);
+  EXPECT_EQ(dash::detail::histogram_count_bytes((std::uint64_t{1} << 32U) - 1), 4U);
+  using U32Codes = dash::detail::KeyCodes<std::uint32_t, std::identity, false>;
+  EXPECT_TRUE((dash::detail::histogram_path<std::uint32_t, U32Codes>(CodeRange{7, 7 + 1023}, 4096, 4)));
+  EXPECT_FALSE((dash::detail::histogram_path<std::uint32_t, U32Codes>(CodeRange{7, 7 + 1024}, 4096, 4)));
+  using ItemCodes = dash::detail::KeyCodes<Item, decltype(&Item::key), false>;
+  EXPECT_FALSE((dash::detail::histogram_path<Item, ItemCodes>(CodeRange{0, 0}, 1024, 1)));
   static_assert(dash::detail::countable<std::uint32_t, std::ranges::less, std::identity>);
   static_assert(dash::detail::countable<Item, std::greater<>, decltype(&Item::key)>);
   static_assert(!dash::detail::countable<double, std::ranges::less, std::identity>);

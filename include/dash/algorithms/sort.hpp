@@ -26,7 +26,9 @@
 // is at most 2^16 (counting-sorted locally), or at most 2^24 and N / p where the comparison path
 // would not sort with vqsort (radix-sorted locally), are cut by exact splitters from key histograms
 // (three small collectives) instead of the splitter search; one more allreduce finds the range.
-// SortOptions::path forces either path.
+// Integers sorted as their own keys, whose histogram is no larger than a unit's mean part and at
+// most 16 MiB, take it too, and move no element: each unit writes its slice from the global
+// histogram (one allreduce). SortOptions::path forces either path.
 //
 // Map: SortKernel, SortPath and SortOptions; in detail, the choice of the local kernel
 // (local_kernel) and of the path (counting_candidate), sort_range, which gathers the unit's part,
@@ -110,7 +112,9 @@ inline void print_sort_trace(const SortPhases& phases, std::size_t elements) {
                "[dash %d sort] %zu elements: local sort %.6f s, splitters %.6f s (%s), exchange %.6f s, "
                "merge %.6f s\n",
                dash::myid(), elements, phases.local_sort, phases.splitters,
-               phases.counting ? "counting path" : (std::to_string(phases.splitter_rounds) + " rounds").c_str(),
+               phases.from_histogram ? "counting path, slice from the histogram"
+               : phases.counting     ? "counting path"
+                                     : (std::to_string(phases.splitter_rounds) + " rounds").c_str(),
                phases.exchange, phases.merge);
 }
 
@@ -249,9 +253,10 @@ void sort_range(GlobIter<T, PatternT> first, GlobIter<T, PatternT> last, Less le
           phases.counting = true;
           return;
         }
-        if (options.path == SortPath::counting ? range.last - range.first < counting_max_range
-                                               : counting_pays(range, n, counts.size(),
-                                                               settings.kernel == LocalSortKernel::vqsort)) {
+        if (options.path == SortPath::counting
+                ? range.last - range.first < counting_max_range
+                : counting_pays(range, n, counts.size(), settings.kernel == LocalSortKernel::vqsort) ||
+                      histogram_path<T, Codes>(range, n, counts.size())) {
           counting_sort_into(elements, codes, less, range, n, group, settings, same_memory(elements));
           return;
         }

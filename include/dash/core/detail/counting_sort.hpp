@@ -8,8 +8,9 @@
 // number of equal keys: equal keys fill the slices in member order.
 //
 // Map: countable and KeyCodes (keys as unsigned codes in the order asked for); global_code_range and
-// counting_pays (the automatic rule); counting_sort_locally and radix_sort_locally; SortedCodes and
-// counting_cuts; counting_sort_into.
+// counting_pays (the automatic rule); histogram_pays and histogram_sort_into (elements that are
+// their own keys: slices written from the global histogram); counting_sort_locally and
+// radix_sort_locally; SortedCodes and counting_cuts; counting_sort_into.
 
 #include <algorithm>
 #include <array>
@@ -147,6 +148,81 @@ inline bool counting_pays(const CodeRange& range, std::uint64_t global_count, st
   const std::uint64_t span = range.last - range.first;  // range - 1, which cannot overflow
   return span < counting_max_range &&
          (span < counting_small_range || (!vector_kernel && span < global_count / members));
+}
+
+// The histogram path, for elements that are their own keys (KeyCodes::regenerate): one pass counts
+// the codes, an allreduce sums the counts, and each member writes its slice from the global counts;
+// no element moves. It pays where the histogram is no larger than the mean member's elements (the
+// allreduce then moves about as many bytes as the exchange would: Rabenseifner's allreduce sends
+// about twice its vector, the exchange (p - 1) / p of the elements; one counting pass replaces the
+// local sort and the merge) and at most histogram_max_bytes. Measured at P = 2, uint32 keys, 2^23
+// per unit: keys in [0, 2^22) (a 16 MiB histogram) 54 ms against 90 ms through the exchange; in
+// [0, 2^23) (32 MiB) 202 against 101 ms, 121 of them in the allreduce of the fresh histogram
+// (docs/sort.md, "Counting path").
+inline constexpr std::size_t histogram_max_bytes = std::size_t{16} << 20U;
+
+inline bool histogram_pays(std::size_t codes_in_range, std::size_t count_bytes, std::uint64_t global_count,
+                           std::size_t members, std::size_t element_bytes) {
+  const std::uint64_t bytes = static_cast<std::uint64_t>(codes_in_range) * count_bytes;
+  return bytes <= histogram_max_bytes && bytes <= global_count / members * element_bytes;
+}
+
+// The counts of the histogram path: 32 bits where they hold every element.
+inline std::size_t histogram_count_bytes(std::uint64_t global_count) {
+  return global_count <= std::numeric_limits<std::uint32_t>::max() ? sizeof(std::uint32_t) : sizeof(std::uint64_t);
+}
+
+// The histogram path applies to these elements (their own keys) and pays for this range.
+template <class T, class Codes>
+bool histogram_path(const CodeRange& range, std::uint64_t global_count, std::size_t members) {
+  if constexpr (Codes::regenerate) {
+    const auto codes_in_range = static_cast<std::size_t>(range.last - range.first) + 1;
+    return range.last - range.first < counting_max_range &&
+           histogram_pays(codes_in_range, histogram_count_bytes(global_count), global_count, members, sizeof(T));
+  } else {
+    return false;
+  }
+}
+
+// Collective over `group`: the histogram path for codes [first, first + range) (see histogram_pays).
+// Counts of type Count must hold global_count. This member's slice holds the global ranks
+// [slice_first, slice_first + slice_size). Phases: local_sort is the counting pass, exchange the
+// allreduce, merge the writing of the slice.
+template <class Count, class T, class Codes, class SliceMemory>
+void histogram_sort_into(std::span<const T> local, const Codes& codes, std::uint64_t first, std::size_t range,
+                         std::uint64_t slice_first, std::size_t slice_size, const comm::Group& group,
+                         SliceMemory slice_memory, SortPhases& phases) {
+  using Clock = std::chrono::steady_clock;
+  auto phase_start = Clock::now();
+  // Scratch memory: a histogram of megabytes, fresh on every sort, costs a page fault per 4 KiB
+  // page otherwise (detail/scratch_buffer.hpp).
+  const Scratch<Count> counts = make_scratch<Count>(range);
+  const std::span<Count> histogram(counts.get(), range);
+  std::fill(histogram.begin(), histogram.end(), Count{0});
+  for (const T& element : local) {
+    ++histogram[codes(element) - first];
+  }
+  phases.local_sort = seconds_since(phase_start);
+  phase_start = Clock::now();
+  comm::allreduce(std::span<const Count>(histogram), histogram, plus{}, group);
+  phases.exchange = seconds_since(phase_start);
+  phase_start = Clock::now();
+  const std::span<T> slice = slice_memory(slice_size);
+  auto out = slice.begin();
+  std::uint64_t skip = slice_first;  // ranks before the slice still to pass over
+  std::size_t left = slice_size;
+  for (std::size_t code = 0; left > 0; ++code) {
+    const std::uint64_t count = histogram[code];
+    if (count <= skip) {
+      skip -= count;
+      continue;
+    }
+    const auto taken = static_cast<std::size_t>(std::min<std::uint64_t>(count - skip, left));
+    out = std::fill_n(out, taken, Codes::key_of(first + code));
+    left -= taken;
+    skip = 0;
+  }
+  phases.merge = seconds_since(phase_start);
 }
 
 // Sorts `local` by code with a counting sort over the codes [first, first + range): one pass counts;
@@ -343,7 +419,8 @@ std::vector<std::size_t> counting_cuts(const SortedCodes<T, Codes>& sorted, std:
 // them, at least one) by their codes, the order `less` gives them, and receives member k's slice
 // into slice_memory like parallel_sort_into, ending at settings.slice_ends (p - 1 of them). `range`
 // is the group's code range (global_code_range), at most counting_max_range codes wide.
-// Cost per member with n elements: O(n + R) for the counting sort (R the key range, at most 2^16)
+// Elements that are their own keys take the histogram path where histogram_pays: O(n + R) and an
+// allreduce of R counts. Otherwise, cost per member with n elements: O(n + R) for the counting sort (R the key range, at most 2^16)
 // or O(n) per digit for the radix sort, about 4096 + 2p binary searches and a scan of p - 1
 // buckets for the histograms, three collectives of at most 4096, (p - 1) 2^s and p - 1 counts, and
 // the exchange and merge of parallel_sort_into.
@@ -354,8 +431,30 @@ void counting_sort_into(std::span<T> local, const Codes& codes, Less less, const
   using Clock = std::chrono::steady_clock;
   SortPhases phases;
   phases.counting = true;
-  auto phase_start = Clock::now();
   const auto codes_in_range = static_cast<std::size_t>(range.last - range.first) + 1;
+  if constexpr (Codes::regenerate) {
+    const auto members = static_cast<std::size_t>(group.size());
+    if (histogram_path<T, Codes>(range, global_count, members)) {
+      const auto me = static_cast<std::size_t>(group.rank());
+      const std::uint64_t slice_first = me == 0 ? 0 : settings.slice_ends[me - 1];
+      const std::uint64_t slice_end = me + 1 == members ? global_count : settings.slice_ends[me];
+      const auto slice_size = static_cast<std::size_t>(slice_end - slice_first);
+      const std::span<const T> elements(local);
+      phases.from_histogram = true;
+      if (histogram_count_bytes(global_count) == sizeof(std::uint32_t)) {
+        histogram_sort_into<std::uint32_t>(elements, codes, range.first, codes_in_range, slice_first, slice_size, group,
+                                           slice_memory, phases);
+      } else {
+        histogram_sort_into<std::uint64_t>(elements, codes, range.first, codes_in_range, slice_first, slice_size, group,
+                                           slice_memory, phases);
+      }
+      if (settings.phases != nullptr) {
+        *settings.phases = phases;
+      }
+      return;
+    }
+  }
+  auto phase_start = Clock::now();
   if (codes_in_range <= counting_small_range) {
     counting_sort_locally(local, codes, range.first, codes_in_range);
   } else {

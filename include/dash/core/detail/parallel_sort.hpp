@@ -150,6 +150,10 @@ struct SortPhases {
   int splitter_rounds = 0;
   // dash::sort took the counting path (detail/counting_sort.hpp): splitters from key histograms.
   bool counting = false;
+  // ... and wrote the slice from the global histogram of the keys, moving no element
+  // (histogram_sort_into): local_sort is then the counting pass, exchange the histogram's allreduce,
+  // merge the writing of the slice.
+  bool from_histogram = false;
 };
 
 // Seconds of the steady clock since `start`: the phase times of SortPhases.
