@@ -303,6 +303,14 @@ TEST(SortCounting, AutomaticRule) {
   static_assert(!dash::detail::countable<std::int32_t, std::less<double>, std::identity>);
 }
 
+// dash::sort_release_scratch gives back the scratch blocks kept between sorts.
+TEST(SortScratch, ReleaseFreesTheKeptBlocks) {
+  dash::detail::free_scratch(dash::detail::allocate_scratch(std::size_t{4} << 20U));
+  EXPECT_GE(dash::detail::cached_scratch_bytes(), std::size_t{4} << 20U);
+  dash::sort_release_scratch();
+  EXPECT_EQ(dash::detail::cached_scratch_bytes(), 0U);
+}
+
 TEST(SortErrors, CountingPathWhereItDoesNotApply) {
   dash::SortOptions counting;
   counting.path = dash::SortPath::counting;

@@ -2,6 +2,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 #include <dash/core/detail/scratch_buffer.hpp>
 
@@ -44,6 +45,45 @@ TEST(ScratchBuffer, HoldsStructs) {
   buffer[huge_page / sizeof(Pair)] = Pair{-4, 0.25};
   EXPECT_EQ(buffer[0].key, 1);
   EXPECT_EQ(buffer[huge_page / sizeof(Pair)].value, 0.25);
+}
+
+// Freed blocks from 2 MiB up are kept and handed out again, the smallest that fits first; at most
+// scratch_cache_blocks of them, the smallest evicted; smaller buffers are not kept.
+TEST(ScratchBuffer, KeepsFreedLargeBlocksForTheNextRequestThatFits) {
+  using dash::detail::cached_scratch_bytes;
+  dash::detail::release_cached_scratch();
+  ASSERT_EQ(cached_scratch_bytes(), 0U);
+  void* small = dash::detail::allocate_scratch(huge_page - 1);
+  dash::detail::free_scratch(small);
+  EXPECT_EQ(cached_scratch_bytes(), 0U);
+
+  void* four = dash::detail::allocate_scratch(4 * huge_page);
+  void* two = dash::detail::allocate_scratch(huge_page + 1);  // rounded up to two huge pages
+  dash::detail::free_scratch(four);
+  dash::detail::free_scratch(two);
+  EXPECT_EQ(cached_scratch_bytes(), 6 * huge_page);
+  EXPECT_EQ(dash::detail::allocate_scratch(huge_page), two);  // the smallest that fits
+  EXPECT_EQ(cached_scratch_bytes(), 4 * huge_page);
+  void* bigger = dash::detail::allocate_scratch(5 * huge_page);  // none fits: a new block
+  EXPECT_NE(bigger, four);
+  EXPECT_EQ(cached_scratch_bytes(), 4 * huge_page);
+  dash::detail::free_scratch(two);
+  dash::detail::free_scratch(bigger);
+  EXPECT_EQ(cached_scratch_bytes(), 11 * huge_page);
+
+  std::vector<void*> blocks;
+  for (std::size_t pages = 1; pages <= dash::detail::scratch_cache_blocks + 2; ++pages) {
+    blocks.push_back(dash::detail::allocate_scratch(pages * 10 * huge_page));
+  }
+  dash::detail::release_cached_scratch();
+  EXPECT_EQ(cached_scratch_bytes(), 0U);
+  for (void* block : blocks) {
+    dash::detail::free_scratch(block);
+  }
+  // Six blocks of 10, 20, ... 60 huge pages came back; the four largest are kept.
+  EXPECT_EQ(cached_scratch_bytes(), (30 + 40 + 50 + 60) * huge_page);
+  dash::detail::release_cached_scratch();
+  EXPECT_EQ(cached_scratch_bytes(), 0U);
 }
 
 }  // namespace

@@ -357,6 +357,10 @@ void sort(GlobIter<T, PatternT> first, GlobIter<T, PatternT> last, Comp comp = {
   detail::sort_by(first, last, detail::canonical_order<T, Comp, Proj>(comp), proj, options);
 }
 
+// Frees the scratch blocks (2 MiB and more) that dash::sort and Team::split's sorter keep between
+// calls, at most detail::scratch_cache_blocks of them (docs/sort.md, "Scratch memory"). Thread-safe.
+inline void sort_release_scratch() noexcept { detail::release_cached_scratch(); }
+
 // Anything but a container's global iterators: a clear error instead of a failed overload.
 template <class Iterator, class... Rest>
 void sort(Iterator, Iterator, Rest&&...)

@@ -7,7 +7,8 @@
 // ceil(lg p) merges at most.
 //
 // Merges are out of place and branch-free (std::merge and std::inplace_merge branch on every
-// comparison, which random keys mispredict half the time). Runs land in a `received` buffer and the
+// comparison, which random keys mispredict half the time), in two chains from both ends where the
+// output overlaps neither input (merge_two_chains). Runs land in a `received` buffer and the
 // result goes to a separate `destination`; inner merges alternate between `received` and a scratch
 // buffer allocated only when a merge needs it (from p = 3 on). All three buffers share one layout:
 // a range of sources occupies the same offsets in each. A merge may write into the buffer that
@@ -64,6 +65,42 @@ void merge_backward(const T* a, const T* a_end, const T* b, const T* b_end, T* o
   } else if (out_end != a_end) {
     std::copy_backward(a, a_end, out_end);
   }
+}
+
+// The same merge as merge_forward into `out`, which overlaps neither input, in two independent
+// chains: one takes the least remaining element from the front, the other the greatest from the
+// back. A single branch-free merge waits for each comparison before its next loads (37 ms for two
+// runs of 2^22 doubles here); the two chains overlap those waits (19 ms). Each block of steps is at
+// most half the smaller gap between the chains' pointers into an input, so the chains never pass
+// each other, whatever `less` does: the output is a permutation of the inputs even for an order
+// that is not strict weak (NaN keys). merge_forward merges what lies between them at the end.
+template <class T, class Less>
+void merge_two_chains(const T* a, const T* a_end, const T* b, const T* b_end, T* out, Less& less) {
+  const T* front_a = a;
+  const T* front_b = b;
+  const T* back_a = a_end;
+  const T* back_b = b_end;
+  T* front_out = out;
+  T* back_out = out + (a_end - a) + (b_end - b);
+  for (;;) {
+    const std::ptrdiff_t steps = std::min(back_a - front_a, back_b - front_b) / 2;
+    if (steps == 0) {
+      break;
+    }
+    for (std::ptrdiff_t i = 0; i < steps; ++i) {
+      const bool front_takes_b = less(*front_b, *front_a);
+      *front_out = front_takes_b ? *front_b : *front_a;
+      ++front_out;
+      front_a += static_cast<std::ptrdiff_t>(!front_takes_b);
+      front_b += static_cast<std::ptrdiff_t>(front_takes_b);
+      const bool back_takes_a = less(*(back_b - 1), *(back_a - 1));
+      --back_out;
+      *back_out = back_takes_a ? *(back_a - 1) : *(back_b - 1);
+      back_a -= static_cast<std::ptrdiff_t>(back_takes_a);
+      back_b -= static_cast<std::ptrdiff_t>(!back_takes_a);
+    }
+  }
+  merge_forward(front_a, back_a, front_b, back_b, front_out, less);
 }
 
 // Where a run, or a merged range of runs, lies.
@@ -241,7 +278,24 @@ private:
         if (right != out) {
           std::copy(b + middle, b + last, target + middle);
         }
+      } else if (left != out && right != out) {
+        merge_two_chains(a + first, a + middle, b + middle, b + last, target + first, less_);
+      } else if (const RunBuffer other = left == out ? right : left; other != RunBuffer::destination) {
+        // One input lies where the output goes. The other input's buffer is free at that input's
+        // offsets (its data there was merged earlier, or never landed: a resident run), so the
+        // input moves there and the two chains merge out of place: a copy costs far less than
+        // the single chain saves (2^22 doubles: 2.2 ms).
+        T* moved = buffer(other);
+        if (left == out) {
+          std::copy(a + first, a + middle, moved + first);
+          merge_two_chains(moved + first, moved + middle, b + middle, b + last, target + first, less_);
+        } else {
+          std::copy(b + middle, b + last, moved + middle);
+          merge_two_chains(a + first, a + middle, moved + middle, moved + last, target + first, less_);
+        }
       } else if (left == out) {
+        // The other input is resident in the destination, which may still be the exchange's send
+        // buffer: merge in place with a single chain.
         merge_backward(a + first, a + middle, b + middle, b + last, target + last, less_);
       } else {
         merge_forward(a + first, a + middle, b + middle, b + last, target + first, less_);
