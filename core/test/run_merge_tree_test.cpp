@@ -1,7 +1,7 @@
 // Merging sorted runs as they land: any landing order and any split of a run into pieces gives
 // the stable merge (lower source first on equal keys) in the destination, also with one run
 // resident in the destination and with the final merge held back until finish(); runs never
-// reported are merged by finish(). The two-chain merge on its own: the stable merge for any sizes,
+// reported are merged by finish(). The four-chain merge on its own: the stable merge for any sizes,
 // and a permutation of its inputs under an order that is not strict weak.
 
 #include <algorithm>
@@ -199,9 +199,9 @@ TEST(RunMergeTree, EmptyRunsAreCompleteFromTheStart) {
   EXPECT_TRUE((RunMergeTree<int, std::less<>>(nothing, nowhere, all_empty, std::less<>()).done()));
 }
 
-// The two-chain merge against std::merge (stable: the first input first on equal keys), for
+// The four-chain merge against std::merge (stable: the first input first on equal keys), for
 // balanced and lopsided sizes from empty to thousands, with many and with few equal keys.
-TEST(MergeTwoChains, GivesTheStableMerge) {
+TEST(MergeFourChains, GivesTheStableMerge) {
   std::mt19937_64 random(99);
   const std::vector<std::size_t> sizes{0, 1, 2, 3, 7, 64, 1000, 4099};
   for (const std::size_t a_size : sizes) {
@@ -230,7 +230,7 @@ TEST(MergeTwoChains, GivesTheStableMerge) {
         std::merge(a.begin(), a.end(), b.begin(), b.end(), expected.begin(), by_key);
         std::vector<Tagged> merged(a_size + b_size, Tagged{-1, 9, 9});
         auto less = &by_key;
-        dash::detail::merge_two_chains(a.data(), a.data() + a_size, b.data(), b.data() + b_size, merged.data(), less);
+        dash::detail::merge_four_chains(a.data(), a.data() + a_size, b.data(), b.data() + b_size, merged.data(), less);
         for (std::size_t i = 0; i < merged.size(); ++i) {
           ASSERT_EQ(merged[i].key, expected[i].key) << "at " << i;
           ASSERT_EQ(merged[i].source, expected[i].source) << "at " << i;
@@ -241,15 +241,15 @@ TEST(MergeTwoChains, GivesTheStableMerge) {
   }
 }
 
-// An order that is not strict weak (NaN compares false both ways): the two chains must not pass
+// An order that is not strict weak (NaN compares false both ways): the chains must not pass
 // each other, so the output is still a permutation of the inputs.
-TEST(MergeTwoChains, PermutesTheInputsUnderAnOrderThatIsNotStrictWeak) {
+TEST(MergeFourChains, PermutesTheInputsUnderAnOrderThatIsNotStrictWeak) {
   const double nan = std::numeric_limits<double>::quiet_NaN();
   std::vector<double> a{1, nan, 2, nan, 3, 4, nan, nan, 9, 10};
   std::vector<double> b{nan, 0.5, nan, nan, 2.5, 3.5, nan, 8, nan};
   std::vector<double> merged(a.size() + b.size(), -1);
   std::less<> less;
-  dash::detail::merge_two_chains(a.data(), a.data() + a.size(), b.data(), b.data() + b.size(), merged.data(), less);
+  dash::detail::merge_four_chains(a.data(), a.data() + a.size(), b.data(), b.data() + b.size(), merged.data(), less);
   std::vector<double> inputs = a;
   inputs.insert(inputs.end(), b.begin(), b.end());
   const auto same = [](double x, double y) { return std::isnan(x) ? std::isnan(y) : x == y; };

@@ -7,14 +7,17 @@
 // ceil(lg p) merges at most.
 //
 // Merges are out of place and branch-free (std::merge and std::inplace_merge branch on every
-// comparison, which random keys mispredict half the time), in two chains from both ends where the
-// output overlaps neither input (merge_two_chains). Runs land in a `received` buffer and the
+// comparison, which random keys mispredict half the time), in four independent chains where the
+// output overlaps neither input (merge_four_chains). Runs land in a `received` buffer and the
 // result goes to a separate `destination`; inner merges alternate between `received` and a scratch
 // buffer allocated only when a merge needs it (from p = 3 on). All three buffers share one layout:
 // a range of sources occupies the same offsets in each. A merge may write into the buffer that
 // holds one of its two inputs, since that input lies at one end of the output: merging from the
 // other end never overwrites an element not yet read. This lets one run (`resident`) stay where it
 // already is in the destination, and a range whose other half is empty is not moved.
+//
+// Map: merge_forward and merge_backward (one chain, either may overlap an input); ChainPair and
+// merge_four_chains (out of place); RunBuffer and RunMergePlacement; RunMergeTree.
 
 #include <algorithm>
 #include <cstddef>
@@ -67,40 +70,82 @@ void merge_backward(const T* a, const T* a_end, const T* b, const T* b_end, T* o
   }
 }
 
-// The same merge as merge_forward into `out`, which overlaps neither input, in two independent
-// chains: one takes the least remaining element from the front, the other the greatest from the
-// back. A single branch-free merge waits for each comparison before its next loads (37 ms for two
-// runs of 2^22 doubles here); the two chains overlap those waits (19 ms). Each block of steps is at
-// most half the smaller gap between the chains' pointers into an input, so the chains never pass
-// each other, whatever `less` does: the output is a permutation of the inputs even for an order
-// that is not strict weak (NaN keys). merge_forward merges what lies between them at the end.
-template <class T, class Less>
-void merge_two_chains(const T* a, const T* a_end, const T* b, const T* b_end, T* out, Less& less) {
-  const T* front_a = a;
-  const T* front_b = b;
-  const T* back_a = a_end;
-  const T* back_b = b_end;
-  T* front_out = out;
-  T* back_out = out + (a_end - a) + (b_end - b);
-  for (;;) {
-    const std::ptrdiff_t steps = std::min(back_a - front_a, back_b - front_b) / 2;
-    if (steps == 0) {
-      break;
+// Two chains of one merge into an output that overlaps neither input: `front` takes the least
+// remaining element from the front, `back` the greatest from the back. A single branch-free merge
+// waits for each comparison before its next loads (37 ms for two runs of 2^22 doubles here);
+// independent chains interleaved in one loop overlap those waits. Steps come in blocks of at most
+// half the smaller gap left between the chains in either input, so the chains never pass each
+// other whatever `less` does: the output is a permutation of the inputs even under an order that
+// is not strict weak (NaN keys). merge_forward merges what lies between them at the end.
+template <class T>
+struct ChainPair {
+  const T* front_a;
+  const T* front_b;
+  const T* back_a;
+  const T* back_b;
+  T* front_out;
+  T* back_out;
+
+  std::ptrdiff_t safe_steps() const { return std::min(back_a - front_a, back_b - front_b) / 2; }
+
+  template <class Less>
+  [[gnu::always_inline]] void step(Less& less) {
+    const bool front_takes_b = less(*front_b, *front_a);
+    *front_out = front_takes_b ? *front_b : *front_a;
+    ++front_out;
+    front_a += static_cast<std::ptrdiff_t>(!front_takes_b);
+    front_b += static_cast<std::ptrdiff_t>(front_takes_b);
+    const bool back_takes_a = less(*(back_b - 1), *(back_a - 1));
+    --back_out;
+    *back_out = back_takes_a ? *(back_a - 1) : *(back_b - 1);
+    back_a -= static_cast<std::ptrdiff_t>(back_takes_a);
+    back_b -= static_cast<std::ptrdiff_t>(!back_takes_a);
+  }
+
+  template <class Less>
+  void finish(Less& less) {
+    for (std::ptrdiff_t steps = safe_steps(); steps != 0; steps = safe_steps()) {
+      for (std::ptrdiff_t i = 0; i < steps; ++i) {
+        step(less);
+      }
     }
-    for (std::ptrdiff_t i = 0; i < steps; ++i) {
-      const bool front_takes_b = less(*front_b, *front_a);
-      *front_out = front_takes_b ? *front_b : *front_a;
-      ++front_out;
-      front_a += static_cast<std::ptrdiff_t>(!front_takes_b);
-      front_b += static_cast<std::ptrdiff_t>(front_takes_b);
-      const bool back_takes_a = less(*(back_b - 1), *(back_a - 1));
-      --back_out;
-      *back_out = back_takes_a ? *(back_a - 1) : *(back_b - 1);
-      back_a -= static_cast<std::ptrdiff_t>(back_takes_a);
-      back_b -= static_cast<std::ptrdiff_t>(!back_takes_a);
+    merge_forward(front_a, back_a, front_b, back_b, front_out, less);
+  }
+};
+
+// merge_forward's result in four chains (10 ms for the runs above, where two chains took 19 ms;
+// eight measured no faster): a
+// binary search splits the output at its middle (the first half holds a's first i elements and
+// b's first k - i, with a first on equal keys), and each half is merged by a pair of chains, both
+// pairs stepping in one loop.
+template <class T, class Less>
+void merge_four_chains(const T* a, const T* a_end, const T* b, const T* b_end, T* out, Less& less) {
+  const auto a_size = static_cast<std::size_t>(a_end - a);
+  const auto b_size = static_cast<std::size_t>(b_end - b);
+  const std::size_t half = (a_size + b_size) / 2;
+  std::size_t low = half > b_size ? half - b_size : 0;
+  std::size_t high = std::min(half, a_size);
+  while (low < high) {
+    const std::size_t i = low + (high - low) / 2;
+    if (less(b[half - i - 1], a[i])) {
+      high = i;
+    } else {
+      low = i + 1;
     }
   }
-  merge_forward(front_a, back_a, front_b, back_b, front_out, less);
+  const T* a_middle = a + low;
+  const T* b_middle = b + (half - low);
+  ChainPair<T> first{a, b, a_middle, b_middle, out, out + half};
+  ChainPair<T> second{a_middle, b_middle, a_end, b_end, out + half, out + (a_size + b_size)};
+  for (std::ptrdiff_t steps = std::min(first.safe_steps(), second.safe_steps()); steps != 0;
+       steps = std::min(first.safe_steps(), second.safe_steps())) {
+    for (std::ptrdiff_t i = 0; i < steps; ++i) {
+      first.step(less);
+      second.step(less);
+    }
+  }
+  first.finish(less);
+  second.finish(less);
 }
 
 // Where a run, or a merged range of runs, lies.
@@ -279,19 +324,19 @@ private:
           std::copy(b + middle, b + last, target + middle);
         }
       } else if (left != out && right != out) {
-        merge_two_chains(a + first, a + middle, b + middle, b + last, target + first, less_);
+        merge_four_chains(a + first, a + middle, b + middle, b + last, target + first, less_);
       } else if (const RunBuffer other = left == out ? right : left; other != RunBuffer::destination) {
         // One input lies where the output goes. The other input's buffer is free at that input's
         // offsets (its data there was merged earlier, or never landed: a resident run), so the
-        // input moves there and the two chains merge out of place: a copy costs far less than
-        // the single chain saves (2^22 doubles: 2.2 ms).
+        // input moves there and the chains merge out of place: a copy costs far less than the
+        // single chain saves (2^22 doubles: 2.2 ms).
         T* moved = buffer(other);
         if (left == out) {
           std::copy(a + first, a + middle, moved + first);
-          merge_two_chains(moved + first, moved + middle, b + middle, b + last, target + first, less_);
+          merge_four_chains(moved + first, moved + middle, b + middle, b + last, target + first, less_);
         } else {
           std::copy(b + middle, b + last, moved + middle);
-          merge_two_chains(a + first, a + middle, moved + middle, moved + last, target + first, less_);
+          merge_four_chains(a + first, a + middle, moved + middle, moved + last, target + first, less_);
         }
       } else if (left == out) {
         // The other input is resident in the destination, which may still be the exchange's send
