@@ -39,8 +39,8 @@ public:
       return nullptr;
     }
     const Block block = *best;
+    handed_out_.emplace(block.memory, block.bytes);  // first: if it throws, the block stays kept
     cached_.erase(best);
-    handed_out_.emplace(block.memory, block.bytes);
     return block.memory;
   }
 
