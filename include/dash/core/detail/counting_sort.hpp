@@ -8,9 +8,9 @@
 // number of equal keys: equal keys fill the slices in member order.
 //
 // Map: countable and KeyCodes (keys as unsigned codes in the order asked for); global_code_range and
-// counting_pays (the automatic rule); histogram_pays and histogram_sort_into (elements that are
-// their own keys: slices written from the global histogram); counting_sort_locally and
-// radix_sort_locally; SortedCodes and counting_cuts; counting_sort_into.
+// counting_pays (the automatic rule); histogram_pays, write_keys_of_ranks and histogram_sort_into
+// (elements that are their own keys: slices written from the global histogram);
+// counting_sort_locally and radix_sort_locally; SortedCodes and counting_cuts; counting_sort_into.
 
 #include <algorithm>
 #include <array>
@@ -184,6 +184,28 @@ bool histogram_path(const CodeRange& range, std::uint64_t global_count, std::siz
   }
 }
 
+// Writes the keys of global ranks [first_rank, first_rank + out.size()) of the elements counted in
+// `histogram` (counts of the codes first, first + 1, ...), which hold them all: elements that are
+// their own keys are rebuilt from their counts.
+template <class Codes, class Count, class T>
+void write_keys_of_ranks(std::span<const Count> histogram, std::uint64_t first, std::uint64_t first_rank,
+                         std::span<T> out) {
+  auto next = out.begin();
+  std::uint64_t skip = first_rank;  // ranks before `out` still to pass over
+  std::size_t left = out.size();
+  for (std::size_t code = 0; left > 0; ++code) {
+    const std::uint64_t count = histogram[code];
+    if (count <= skip) {
+      skip -= count;
+      continue;
+    }
+    const auto taken = static_cast<std::size_t>(std::min<std::uint64_t>(count - skip, left));
+    next = std::fill_n(next, taken, Codes::key_of(first + code));
+    left -= taken;
+    skip = 0;
+  }
+}
+
 // Collective over `group`: the histogram path for codes [first, first + range) (see histogram_pays).
 // Counts of type Count must hold global_count. This member's slice holds the global ranks
 // [slice_first, slice_first + slice_size). Phases: local_sort is the counting pass, exchange the
@@ -207,21 +229,7 @@ void histogram_sort_into(std::span<const T> local, const Codes& codes, std::uint
   comm::allreduce(std::span<const Count>(histogram), histogram, plus{}, group);
   phases.exchange = seconds_since(phase_start);
   phase_start = Clock::now();
-  const std::span<T> slice = slice_memory(slice_size);
-  auto out = slice.begin();
-  std::uint64_t skip = slice_first;  // ranks before the slice still to pass over
-  std::size_t left = slice_size;
-  for (std::size_t code = 0; left > 0; ++code) {
-    const std::uint64_t count = histogram[code];
-    if (count <= skip) {
-      skip -= count;
-      continue;
-    }
-    const auto taken = static_cast<std::size_t>(std::min<std::uint64_t>(count - skip, left));
-    out = std::fill_n(out, taken, Codes::key_of(first + code));
-    left -= taken;
-    skip = 0;
-  }
+  write_keys_of_ranks<Codes>(std::span<const Count>(histogram), first, slice_first, slice_memory(slice_size));
   phases.merge = seconds_since(phase_start);
 }
 
@@ -236,10 +244,7 @@ void counting_sort_locally(std::span<T> local, const Codes& codes, std::uint64_t
     ++histogram[codes(element) - first];
   }
   if constexpr (Codes::regenerate) {
-    auto out = local.begin();
-    for (std::size_t code = 0; code < range; ++code) {
-      out = std::fill_n(out, histogram[code], Codes::key_of(first + code));
-    }
+    write_keys_of_ranks<Codes>(std::span<const std::size_t>(histogram), first, 0, local);
   } else {
     std::exclusive_scan(histogram.begin(), histogram.end(), histogram.begin(), std::size_t{0});
     const Scratch<T> sorted = make_scratch<T>(local.size());
@@ -420,10 +425,10 @@ std::vector<std::size_t> counting_cuts(const SortedCodes<T, Codes>& sorted, std:
 // into slice_memory like parallel_sort_into, ending at settings.slice_ends (p - 1 of them). `range`
 // is the group's code range (global_code_range), at most counting_max_range codes wide.
 // Elements that are their own keys take the histogram path where histogram_pays: O(n + R) and an
-// allreduce of R counts. Otherwise, cost per member with n elements: O(n + R) for the counting sort (R the key range, at most 2^16)
-// or O(n) per digit for the radix sort, about 4096 + 2p binary searches and a scan of p - 1
-// buckets for the histograms, three collectives of at most 4096, (p - 1) 2^s and p - 1 counts, and
-// the exchange and merge of parallel_sort_into.
+// allreduce of R counts. Otherwise, cost per member with n elements: O(n + R) for the counting
+// sort (R the key range, at most 2^16) or O(n) per digit for the radix sort, about 4096 + 2p
+// binary searches and a scan of p - 1 buckets for the histograms, three collectives of at most
+// 4096, (p - 1) 2^s and p - 1 counts, and the exchange and merge of parallel_sort_into.
 template <class T, class Codes, class Less, class SliceMemory>
 void counting_sort_into(std::span<T> local, const Codes& codes, Less less, const CodeRange& range,
                         std::uint64_t global_count, const comm::Group& group, const ParallelSortSettings& settings,
