@@ -1,7 +1,8 @@
-// dash::matvec (row-block layout): y = A x against a serial product of the gathered A and x, for
-// square and rectangular matrices, sizes that do not divide evenly, units without rows, with and
-// without partial aggregation, matrices without columns; and the errors for layouts it does not take
-// and for x and y the same array.
+// dash::matvec (row blocks, and blocks on every process grid of the job, in pipeline stages of a few
+// rows as well): y = A x against a serial product of the gathered A and x, for square and
+// rectangular matrices, sizes that do not divide evenly, units without rows, with and without
+// partial aggregation, matrices without columns; and the errors for layouts it does not take and
+// for x and y the same array.
 
 #include <cmath>
 #include <cstddef>
@@ -25,9 +26,11 @@ double x_at(std::size_t j) { return 1.0 + static_cast<double>(j % 13) * 0.25; }
 
 void check_product(std::size_t rows, std::size_t cols, bool partial,
                    const dash::DistributionSpec<2>& layout = dash::DistributionSpec<2>(dash::BLOCKED, dash::NONE),
-                   const dash::TeamSpec<2>& grid = dash::TeamSpec<2>(static_cast<std::size_t>(P()), 1)) {
+                   const dash::TeamSpec<2>& grid = dash::TeamSpec<2>(static_cast<std::size_t>(P()), 1),
+                   std::size_t piece_rows = 0) {
   SCOPED_TRACE(std::to_string(rows) + " x " + std::to_string(cols) + (partial ? " partial" : " blocking") + " on a " +
-               std::to_string(grid.extent(0)) + " x " + std::to_string(grid.extent(1)) + " grid");
+               std::to_string(grid.extent(0)) + " x " + std::to_string(grid.extent(1)) + " grid, pieces of " +
+               std::to_string(piece_rows) + " rows");
   dash::Matrix<double, 2> A(dash::SizeSpec<2>(rows, cols), layout, dash::Team::All(), grid);
   dash::Array<double> x(cols);
   dash::Array<double> y(rows);
@@ -44,6 +47,7 @@ void check_product(std::size_t rows, std::size_t cols, bool partial,
   x.barrier();
   dash::MatvecOptions options;
   options.partial = partial;
+  options.piece_rows = piece_rows;
   dash::matvec(A, x, y, options);
   y.barrier();
   std::vector<double> result(rows);
@@ -87,6 +91,27 @@ TEST(Matvec, OnAProcessGridMatchesTheSerialProduct) {
       check_product(3 * p + 1, 5 * p + 2, partial, blocks, grid);
       check_product(2 * p + 1, 0, partial, blocks, grid);
       check_product(p > 1 ? p - 1 : 1, 40, partial, blocks, grid);   // units without rows
+    }
+  }
+}
+
+// Every q0 x q1 grid of the job (square and not), the product in pipeline stages of a few rows
+// each: many reduce-scatters in flight along a grid row, pieces of one or two rows, segments of
+// different lengths, units whose pieces are empty.
+TEST(Matvec, InPipelineStagesOnEveryGridMatchesTheSerialProduct) {
+  const auto p = static_cast<std::size_t>(P());
+  const dash::DistributionSpec<2> blocks(dash::BLOCKED, dash::BLOCKED);
+  for (std::size_t q0 = 1; q0 <= p; ++q0) {
+    if (p % q0 != 0) {
+      continue;
+    }
+    const dash::TeamSpec<2> grid(q0, p / q0);
+    for (const std::size_t piece_rows : {1u, 3u, 7u}) {
+      check_product(97, 61, true, blocks, grid, piece_rows);
+      check_product(300, 40, true, blocks, grid, piece_rows);          // tall: up to 300 / p stages
+      check_product(8 * p, 8 * p, true, blocks, grid, piece_rows);
+      check_product(3 * p + 1, 5 * p + 2, true, blocks, grid, piece_rows);
+      check_product(p > 1 ? p - 1 : 1, 40, true, blocks, grid, piece_rows);
     }
   }
 }

@@ -6,6 +6,11 @@
 //   rows_vs_pdgemv     dash::matvec, A by rows                  vs  PDGEMV on a P x 1 grid
 //   grid_vs_pdgemv     dash::matvec, A in BLOCKED x BLOCKED blocks on the balanced q0 x q1 grid
 //                      vs  PDGEMV on the same grid
+//   columns_vs_pdgemv  dash::matvec, A in blocks on a 1 x P grid (the grid path's pipeline of
+//                      reduce-scatters at every P, also P = 2)  vs  PDGEMV on the same grid
+//   columns_pipelined_vs_not
+//                      the same dash::matvec  vs  itself with MatvecOptions::partial = false (all of
+//                      the product first, then one blocking reduce-scatter)
 // Verification: A(i, j) and x(j) are small dyadic rationals, so every product and every partial
 // sum is exact in double: each side's y must equal a reference computed at set-up bit for bit,
 // whatever order it sums in.
@@ -57,8 +62,8 @@ std::vector<double> reference_rows(std::size_t n, std::size_t first, std::size_t
   return y;
 }
 
-enum class Layout { rows, grid };
-enum class Baseline { allgather, pdgemv };
+enum class Layout { rows, grid, columns };
+enum class Baseline { allgather, pdgemv, unpipelined };
 
 class MatvecWorkload final : public Workload {
 public:
@@ -67,7 +72,9 @@ public:
     const SizeSpec<2> sizes(n_, n_);
     const DistributionSpec<2> distribution = layout == Layout::rows ? DistributionSpec<2>(BLOCKED, NONE)
                                                                     : DistributionSpec<2>(BLOCKED, BLOCKED);
-    const TeamSpec<2> grid = layout == Layout::rows ? TeamSpec<2>(ranks, 1) : TeamSpec<2>(sizes, distribution, ranks);
+    const TeamSpec<2> grid = layout == Layout::rows      ? TeamSpec<2>(ranks, 1)
+                             : layout == Layout::columns ? TeamSpec<2>(1, ranks)
+                                                         : TeamSpec<2>(sizes, distribution, ranks);
     a_ = std::make_unique<Matrix<double, 2>>(sizes, distribution, Team::All(), grid);
     x_ = std::make_unique<Array<double>>(n_);
     y_ = std::make_unique<Array<double>>(n_);
@@ -75,6 +82,8 @@ public:
     if (baseline == Baseline::allgather) {
       allgather_ = std::make_unique<MatvecMpi>(comm_, n_);
       load_allgather();
+    } else if (baseline == Baseline::unpipelined) {
+      unpipelined_y_ = std::make_unique<Array<double>>(n_);
     } else {
       pdgemv_ = std::make_unique<Pdgemv>(comm_, grid.extent(0), grid.extent(1), n_);
       load_pdgemv();
@@ -82,7 +91,9 @@ public:
     const std::size_t me = static_cast<std::size_t>(Team::All().myid());
     const std::size_t dash_first = y_->lsize() > 0 ? y_->pattern().global_index(me, 0) : 0;
     dash_reference_ = reference_rows(n_, dash_first, y_->lsize());
-    const std::size_t baseline_first = allgather_ ? allgather_->first_row() : pdgemv_->first_row();
+    const std::size_t baseline_first = allgather_ ? allgather_->first_row()
+                                       : pdgemv_  ? pdgemv_->first_row()
+                                                  : dash_first;
     const std::size_t baseline_rows = baseline_y().size();
     baseline_reference_ = baseline_first == dash_first && baseline_rows == dash_reference_.size()
                               ? dash_reference_
@@ -97,8 +108,12 @@ public:
   void run_baseline() override {
     if (allgather_) {
       allgather_->multiply();
-    } else {
+    } else if (pdgemv_) {
       pdgemv_->multiply();
+    } else {
+      MatvecOptions unpipelined;
+      unpipelined.partial = false;
+      dash::matvec(*a_, *x_, *unpipelined_y_, unpipelined);
     }
     last_ = Side::baseline;
   }
@@ -106,7 +121,9 @@ public:
   // The inputs are never changed; only the outputs are spoilt.
   void reset() override {
     std::fill(y_->lbegin(), y_->lbegin() + y_->lsize(), garbage);
-    const std::span<double> y = allgather_ ? allgather_->y() : pdgemv_->y();
+    const std::span<double> y = allgather_ ? allgather_->y()
+                                : pdgemv_  ? pdgemv_->y()
+                                           : std::span<double>(unpipelined_y_->lbegin(), unpipelined_y_->lsize());
     std::fill(y.begin(), y.end(), garbage);
   }
 
@@ -125,6 +142,9 @@ public:
 
 private:
   std::span<const double> baseline_y() const {
+    if (unpipelined_y_) {
+      return {unpipelined_y_->lbegin(), unpipelined_y_->lsize()};
+    }
     return allgather_ ? std::as_const(*allgather_).y() : std::as_const(*pdgemv_).y();
   }
 
@@ -178,6 +198,7 @@ private:
   std::unique_ptr<Array<double>> y_;
   std::unique_ptr<MatvecMpi> allgather_;
   std::unique_ptr<Pdgemv> pdgemv_;
+  std::unique_ptr<Array<double>> unpipelined_y_;
   std::vector<double> dash_reference_;
   std::vector<double> baseline_reference_;
   Side last_ = Side::impl;
@@ -226,6 +247,16 @@ void add_case(const char* name, const char* impl, const char* baseline_name, Lay
            "ScaLAPACK PDGEMV on the same q0 x q1 BLACS grid, one block per process, x and y n x 1 in grid column 0 "
            "(baselines/pdgemv.cpp)",
            Layout::grid, Baseline::pdgemv);
+  constexpr const char* columns = "dash::matvec, A in BLOCKED x BLOCKED blocks on a 1 x P grid: local products in "
+                                  "stages, each stage's reduce-scatter along the grid row started as its rows are "
+                                  "done, each reduced piece written into y as it is final";
+  add_case("columns_vs_pdgemv", columns,
+           "ScaLAPACK PDGEMV on the same 1 x P BLACS grid, one block per process, x and y n x 1 "
+           "(baselines/pdgemv.cpp)",
+           Layout::columns, Baseline::pdgemv);
+  add_case("columns_pipelined_vs_not", columns,
+           "the same with MatvecOptions::partial = false: the whole product, then one blocking reduce-scatter",
+           Layout::columns, Baseline::unpipelined);
   return true;
 }();
 

@@ -14,8 +14,9 @@
 // No barrier at the end: call y.barrier() before other units read y.
 //
 // A on a 2-D process grid (DistributionSpec<2>(BLOCKED, BLOCKED), any q0 x q1 TeamSpec) takes the
-// Alg. 7 path of Kowalewski 2021 instead (detail/matvec_grid.hpp): local products, a reduce-scatter
-// along each grid row, y written by segments; it ends with a barrier.
+// Alg. 7 path of Kowalewski 2021 instead (detail/matvec_grid.hpp), as a pipeline: the local product
+// in stages, each stage's reduce-scatter along the grid row started as soon as its rows are
+// multiplied, each reduced piece written into y as soon as it is final; it ends with a barrier.
 
 #include <algorithm>
 #include <cstddef>
@@ -35,8 +36,12 @@
 namespace dash {
 
 struct MatvecOptions {
-  // Multiply each block of x as it arrives (true) or after all of x has arrived (false).
+  // Multiply each block of x as it arrives (true) or after all of x has arrived (false). On a process
+  // grid, false also reduces y in one blocking reduce-scatter after the whole product (no pipeline).
   bool partial = true;
+  // On a process grid: rows of each pipeline stage's piece of a segment (detail/matvec_stages.hpp);
+  // 0 lets the library choose. The same on every unit.
+  std::size_t piece_rows = 0;
 };
 
 namespace detail {
@@ -84,7 +89,7 @@ void matvec(const Matrix<T, 2>& A, const Array<T>& x, Array<T>& y, const MatvecO
       detail::matvec_layout_error("on a process grid x and y must be BLOCKED, but they are " +
                                   x_layout.distribution(0).name() + " and " + y_layout.distribution(0).name());
     }
-    detail::matvec_grid(A, x, y, options.partial);
+    detail::matvec_grid(A, x, y, options.partial, options.piece_rows);
     return;
   }
   const std::size_t units = a.num_units();
