@@ -17,6 +17,7 @@
 #include <utility>
 #include <vector>
 
+#include <dash/comm/detail/input_copy.hpp>
 #include <dash/comm/detail/launch.hpp>
 #include <dash/comm/detail/local_failure_report.hpp>
 #include <dash/comm/exception.hpp>
@@ -79,11 +80,11 @@ void combine_elements_into(const void* op, const std::byte* left, const std::byt
 }
 
 // Owns what a running collective needs beyond the caller's buffers: the operation object and,
-// for overlapping input and output, a copy of the input. One allocation per call that needs it.
+// for overlapping input and output, a copy of the input (in kept storage, input_copy.hpp).
 template <class Op>
 struct KeepAlive {
   std::optional<Op> op;  // empty for collectives that combine nothing
-  std::vector<std::byte> input_copy;
+  InputCopy input_copy;
 };
 
 // Stateless operations (dash::plus and friends) need no per-call copy: every instance is alike.
@@ -114,7 +115,7 @@ bool overlaps(std::span<const T> input, std::span<T> output) noexcept {
 // at `input_copy` instead when that holds it.
 template <class T, class Op>
 void bind_buffers(CollectiveCall& call, std::span<const T> input, std::span<T> output, const Op* op,
-                  const std::vector<std::byte>* input_copy) {
+                  const InputCopy* input_copy) {
   if constexpr (!std::is_same_v<Op, NoCombination>) {
     if (op != nullptr) {
       call.reduction = Reduction{&combine_elements<T, Op>, op, &combine_elements_into<T, Op>};
@@ -145,8 +146,7 @@ Request<T> start(CollectiveCall call, std::span<const T> input, std::span<T> out
     }
   }
   if (overlapping) {
-    const auto bytes = std::as_bytes(input);
-    keep->input_copy.assign(bytes.begin(), bytes.end());
+    keep->input_copy = InputCopy(std::as_bytes(input));
   }
   detail::bind_buffers(call, input, output, kept, overlapping ? &keep->input_copy : nullptr);
   Launched launched = launch(call, group, options);
@@ -158,11 +158,10 @@ Request<T> start(CollectiveCall call, std::span<const T> input, std::span<T> out
 template <class T, class Op>
 void complete(CollectiveCall call, std::span<const T> input, std::span<T> output, const Op* op, const Group& group,
               const Options& options) {
-  std::vector<std::byte> input_copy;
+  InputCopy input_copy;
   const bool overlapping = detail::overlaps(input, output);
   if (overlapping) {
-    const auto bytes = std::as_bytes(input);
-    input_copy.assign(bytes.begin(), bytes.end());
+    input_copy = InputCopy(std::as_bytes(input));
   }
   detail::bind_buffers(call, input, output, op, overlapping ? &input_copy : nullptr);
   detail::run(call, group, options);
