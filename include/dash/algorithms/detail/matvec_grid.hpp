@@ -38,7 +38,8 @@
 namespace dash::detail {
 
 // One stage in flight: its rows' partial products (packed by segment), the reduction of them and
-// the write of this unit's reduced piece into y. Buffers live until the write is done.
+// the write of this unit's reduced piece into y (valid once forwarded). Buffers live until the
+// write is done.
 template <class T>
 struct MatvecStage {
   std::vector<T> products;
@@ -46,7 +47,6 @@ struct MatvecStage {
   std::size_t y_index = 0;
   comm::Request<T> reduction;
   Future<void> write;
-  bool forwarded = false;
 };
 
 template <class T>
@@ -103,10 +103,9 @@ void matvec_grid(const Matrix<T, 2>& A, const Array<T>& x, Array<T>& y, bool par
 
   std::vector<MatvecStage<T>> running(stages.count);
   const auto forward_if_reduced = [&](MatvecStage<T>& stage, bool block) {
-    if (stage.forwarded || !(block ? (stage.reduction.wait(), true) : stage.reduction.test())) {
+    if (stage.write.valid() || !(block ? (stage.reduction.wait(), true) : stage.reduction.test())) {
       return;
     }
-    stage.forwarded = true;
     stage.write = stage.reduced.empty()
                       ? Future<void>::ready()
                       : copy_async(stage.reduced.data(), stage.reduced.data() + stage.reduced.size(),
