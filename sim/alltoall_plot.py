@@ -8,6 +8,8 @@ TABLES.json is what sim/alltoall_report.py writes (docs/results/smpi_alltoall.js
   <stem>_exchange  all-to-all: every contender of ours (solid; the library's choice bold) and SMPI's
                    algorithms and selectors (dashed), one panel per P
   <stem>_merge     all-to-all + merge: every variant, one panel per P, merge threads and progress setting
+  <stem>_overlap   overlap ratio (Eq. 7.1) against block size: every contender with manual progress (solid) and
+                   with a progress thread (dashed), one panel per P
 Exit status 2 with a message naming the problem for a file that is not such a record.
 
 /usr/bin/python3: Debian's matplotlib (python3-matplotlib), also where another python3 comes first on PATH.
@@ -94,6 +96,41 @@ def describe_merge(group):
     return text + (f", tests every {progress * 1e6:.2g} us" if progress else "")
 
 
+def overlap_figure(rows, outdir, name, footer):
+    """Overlap ratio against block size, one panel per P; a contender keeps its colour, manual progress solid,
+    the progress thread dashed."""
+    palette = plot_style.plt.get_cmap("tab10").colors
+    contenders = list(dict.fromkeys(row["contender"] for row in rows))
+    colours = {contender: palette[index % len(palette)] for index, contender in enumerate(contenders)}
+    groups = defaultdict(list)
+    for row in rows:
+        groups[row["p"]].append(row)
+    figure, axes, spare = plot_style.grid(len(groups), columns=2)
+    for ax in spare:
+        ax.set_visible(False)
+    handles = {}
+    for ax, (p, points) in zip(axes, sorted(groups.items())):
+        lines = defaultdict(list)
+        for row in points:
+            lines[(row["contender"], row["progress"])].append(row)
+        for (contender, progress), line in lines.items():
+            line.sort(key=lambda row: row["size"])
+            bold = contender == "selected"
+            ax.plot([row["size"] for row in line], [row["overlap_ratio"] for row in line],
+                    label=f"{contender}, {'progress thread' if progress == 'thread' else 'manual'}",
+                    color="black" if bold else colours[contender], linestyle="--" if progress == "thread" else "-",
+                    linewidth=2.0 if bold else 1.1, marker="o" if bold else "x", markersize=4)
+        plot_style.size_axis(ax, [row["size"] for row in points], "bytes per pair of ranks")
+        ax.set_ylim(min(0.0, min(row["overlap_ratio"] for row in points)) - 0.05, 1.05)
+        ax.set_ylabel("overlap ratio (Eq. 7.1)")
+        ax.set_title(f"P = {p}")
+        for handle, label in zip(*ax.get_legend_handles_labels()):
+            handles.setdefault(label, handle)
+    figure.legend(list(handles.values()), list(handles.keys()), loc="center right", frameon=False)
+    return plot_style.save(figure, "Overlap of a non-blocking all-to-all with as long a computation", footer,
+                           outdir, name, right=0.72)
+
+
 def main():
     if len(sys.argv) != 3:
         fail("usage: alltoall_plot.py TABLES.json OUTDIR")
@@ -118,6 +155,16 @@ def main():
                           merge_style,
                           [where, "Bold: blocking exchange, then merge; partial: runs merged as they arrive "
                            "(partial:ALGORITHM@W over that schedule); mpi: MPI_Alltoall, then merge."])
+    overlap = [row for row in rows if row["workload"] == "overlap"]
+    for row in overlap:
+        if row.get("progress") not in ("manual", "thread") or not isinstance(row.get("overlap_ratio"), (int, float)):
+            fail(f"{path}: an overlap row lacks progress (manual or thread) or a numeric overlap_ratio: {row}")
+    if overlap:
+        written += overlap_figure(overlap, outdir, f"{stem}_overlap",
+                                  [where.replace("medians", "overlap ratios from the medians"),
+                                   "Solid: the collective tested while computing (manual progress); dashed: a "
+                                   "progress thread on a spare core. Bold: the library's choice; smpi:ialltoall: "
+                                   "SMPI's MPI_Ialltoall."])
     for output in written:
         print(output)
 

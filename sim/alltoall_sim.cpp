@@ -2,10 +2,10 @@
 // simulated machine (SimGrid's SMPI; sim/README.md). sim/run-alltoall starts it under smpirun, once per
 // platform size and workload, and tabulates what it writes (sim/alltoall_report.py).
 //
-//   dash-sim-alltoall --workload exchange|merge --sizes 8,1024 [--dash selected,one_factor@8,bruck,...]
+//   dash-sim-alltoall --workload exchange|merge|overlap --sizes 8,1024 [--dash selected,one_factor@8,bruck,...]
 //                     [--smpi pair,bruck,ompi,...] [--variants mpi,blocking,nonblocking,partial,...]
-//                     [--merge-threads T] [--progress-every-ns NS] [--reps N] [--warmup N] [--fold-bytes N]
-//                     [--platform NAME] --json FILE
+//                     [--merge-threads T] [--progress-every-ns NS] [--tests-per-compute K] [--reps N] [--warmup N]
+//                     [--fold-bytes N] [--platform NAME] --json FILE
 //
 // exchange: one all-to-all of `size` bytes per block (one-byte elements). --dash names our contenders:
 //   `selected` is the library's choice, other names force an algorithm, and NAME@W also sets the sliding
@@ -20,6 +20,17 @@
 //   partial      dash::comm::ialltoall, each run merged as it arrives (binary-counter merge)
 //   partial_noncanonical  the same, the output in arrival order (Options::canonical_placement = false)
 //   Our variants run the library's choice of all-to-all; VARIANT:NAME[@W] forces algorithm NAME (and window W).
+// overlap: the overlap ratio of a non-blocking all-to-all with balanced computation (§7.3.3.2, Eq. 7.1):
+//   r = (t_comm + t_compute - T) / max(t_comm, t_compute), where t_comm is start + wait alone, t_compute the
+//   computation alone (charged so that it takes as long as t_comm) and T start, compute, wait. --dash names our
+//   contenders as for exchange, --smpi ialltoall adds SMPI's MPI_Ialltoall (it posts every receive and send at
+//   once; tested and awaited by polling at the cost of our tests). Each is measured with two kinds of progress:
+//   manual  the computation is cut into K pieces (--tests-per-compute, default 16) with a test of the
+//           collective after each, on the computing rank (dash's default: progress only inside test and wait)
+//   thread  a progress thread on a core of its own (DASH_PROGRESS_THREAD=1 on a node with a spare core, as the
+//           dissertation's offloading library had): the simulated rank drives the collective to its end while the
+//           computation, started when the start call returned, runs beside it; T ends when both have.
+//   The computation is charged simulated time and touches no memory: no cache or memory-bus contention.
 //
 // Times are simulated seconds of the slowest rank, per call. The merges are the computation: the driver times
 // each on this machine and charges it to the simulated rank (smpi_execute), so a merge costs in simulation what
@@ -31,16 +42,19 @@
 // SMPI's alike: SMPI's automatic timing of the bursts between MPI calls charged our engine many times its
 // native cost per message (each rank's privatized copy of the code runs cold, and every burst carries a
 // CPU-clock read; sim/README.md has the numbers), while SMPI's own collectives run inside the simulator
-// uncharged. Both sides pay the per-message CPU overheads the platform sets (smpi/os, smpi/or). Results are
+// uncharged. Both pay the per-message CPU overheads sim/run-alltoall sets (smpi/or at the receiver; smpi/os
+// at the sender of a blocking send only: a non-blocking send's, smpi/ois, is not set). Results are
 // verified wherever no buffer is folded (below --fold-bytes).
 //
 // Each point records rank 0's timeline and the timeline of the rank that finished last (of a call that all ranks
 // start together after a barrier): when each run arrived and each merge ended.
 //
 // Map: Arguments and parse_arguments; compute_in_slices and compute (charge a merge); mix and key (the data);
-// Point with Exchange and Merge (one contender's call at one point: buffers, call, verification, timeline);
-// Contender and parse_contender; write_results; selected_algorithm (rank 0's explain); slowest_timeline_of;
-// run (sizes x contenders); main (turns the node arena off).
+// Point with Exchange (also the overlap workload's non-blocking call and its computation) and Merge (one
+// contender's call at one point: buffers, call, verification, timeline); Contender and parse_contender;
+// write_results; selected_algorithm (rank 0's explain); slowest_timeline_of; measure_charge_factor,
+// measure_overlap (the three times of Eq. 7.1) and overlap_rows; run (sizes x contenders); main (turns the node
+// arena off).
 
 #include <algorithm>
 #include <chrono>
@@ -82,7 +96,7 @@ constexpr std::string_view tool = "dash-sim-alltoall";
 using dash::bench::alltoall_merge::merge_pairwise;
 using dash::bench::alltoall_merge::ProgressiveMerge;
 
-enum class WorkloadKind { exchange, merge };
+enum class WorkloadKind { exchange, merge, overlap };
 
 struct Arguments {
   WorkloadKind workload = WorkloadKind::exchange;
@@ -92,6 +106,7 @@ struct Arguments {
   std::vector<std::string> variants;  // merge
   double merge_threads = 1;           // merge: charge a merge 1 / merge_threads of its time here
   double progress_every = 0;          // partial: progress the exchange every so many seconds of merging (0: never)
+  int tests_per_compute = 16;         // overlap, manual progress: tests of the collective while computing
   int reps = 5;
   int warmup = 1;
   std::string platform;
@@ -114,10 +129,13 @@ Arguments parse_arguments(int argc, char** argv) {
     }
     const std::string value = argv[++index];
     if (option == "--workload") {
-      if (value != "exchange" && value != "merge") {
-        throw dash::InvalidArgument("dash-sim-alltoall: --workload must be exchange or merge, not '" + value + "'");
+      if (value != "exchange" && value != "merge" && value != "overlap") {
+        throw dash::InvalidArgument("dash-sim-alltoall: --workload must be exchange, merge or overlap, not '" + value +
+                                    "'");
       }
-      arguments.workload = value == "merge" ? WorkloadKind::merge : WorkloadKind::exchange;
+      arguments.workload = value == "merge"     ? WorkloadKind::merge
+                           : value == "overlap" ? WorkloadKind::overlap
+                                                : WorkloadKind::exchange;
       workload_given = true;
     } else if (option == "--sizes") {
       for (const std::string& size : split_list(value)) {
@@ -142,6 +160,9 @@ Arguments parse_arguments(int argc, char** argv) {
       arguments.merge_threads = static_cast<double>(std::clamp<std::size_t>(parse_count(value, option, tool), 1, 1024));
     } else if (option == "--progress-every-ns") {
       arguments.progress_every = static_cast<double>(parse_count(value, option, tool)) * 1e-9;
+    } else if (option == "--tests-per-compute") {
+      arguments.tests_per_compute =
+          static_cast<int>(std::clamp<std::size_t>(parse_count(value, option, tool), 1, 1u << 20));
     } else if (option == "--reps") {
       arguments.reps = static_cast<int>(std::clamp<std::size_t>(parse_count(value, option, tool), 1, 1000));
     } else if (option == "--warmup") {
@@ -160,8 +181,15 @@ Arguments parse_arguments(int argc, char** argv) {
   if (!workload_given || arguments.sizes.empty() || arguments.json_path.empty()) {
     throw dash::InvalidArgument("dash-sim-alltoall: --workload, --sizes and --json are required");
   }
-  if (arguments.workload == WorkloadKind::exchange && arguments.dash.empty() && arguments.smpi.empty()) {
-    throw dash::InvalidArgument("dash-sim-alltoall: --workload exchange needs --dash or --smpi");
+  if (arguments.workload != WorkloadKind::merge && arguments.dash.empty() && arguments.smpi.empty()) {
+    throw dash::InvalidArgument("dash-sim-alltoall: --workload exchange and overlap need --dash or --smpi");
+  }
+  if (arguments.workload == WorkloadKind::overlap &&
+      std::any_of(arguments.smpi.begin(), arguments.smpi.end(), [](const std::string& name) {
+        return name != "ialltoall";
+      })) {
+    throw dash::InvalidArgument("dash-sim-alltoall: --workload overlap knows one SMPI contender, --smpi ialltoall "
+                                "(SMPI's MPI_Ialltoall has one algorithm)");
   }
   if (arguments.workload == WorkloadKind::merge && arguments.variants.empty()) {
     arguments.variants = merge_variants;
@@ -216,7 +244,11 @@ public:
   virtual nlohmann::json timeline() const { return nullptr; }
 };
 
+// How an overlap call keeps its collective moving while it computes (the comment atop this file).
+enum class Progress { manual, thread };
+
 // exchange: `n` bytes per block, block q of rank r's input holds mix(r, q, i) truncated to a byte.
+// overlap: the same exchange, non-blocking (ialltoall or MPI_Ialltoall), with computation while it runs.
 class Exchange final : public Point {
 public:
   Exchange(std::size_t n, int rank, int size, std::string mpi_algorithm, dash::comm::Options options)
@@ -231,8 +263,21 @@ public:
 
   void reset() override { std::fill(out_.begin(), out_.end(), std::uint8_t{0}); }
 
+  // From now on a call starts the non-blocking form, computes `compute_seconds` of simulated time (0: none;
+  // dash::sim::charge(x) lasts `charge_factor` x) with `progress`, and waits: `tests` tests spread over the
+  // computation (manual), or the rank drives the collective while the computation runs beside it (thread).
+  void make_nonblocking(double compute_seconds, double charge_factor, Progress progress, int tests) {
+    nonblocking_ = true;
+    compute_seconds_ = compute_seconds;
+    charge_factor_ = charge_factor;
+    progress_ = progress;
+    tests_ = tests;
+  }
+
   void call() override {
-    if (!mpi_algorithm_.empty()) {
+    if (nonblocking_) {
+      call_nonblocking();
+    } else if (!mpi_algorithm_.empty()) {
       dash::comm::check_mpi(MPI_Alltoall(in_.data(), static_cast<int>(n_), MPI_BYTE, out_.data(), static_cast<int>(n_),
                                          MPI_BYTE, dash::comm::base_comm()),
                             "dash-sim-alltoall: MPI_Alltoall");
@@ -251,12 +296,63 @@ public:
   }
 
 private:
+  void call_nonblocking() {
+    if (mpi_algorithm_.empty()) {
+      auto request = dash::comm::ialltoall(in_, out_, dash::comm::Group::world(), options_);
+      overlap([&] { return request.test(); }, [&] { request.wait(); });
+      return;
+    }
+    const int n = static_cast<int>(n_);
+    MPI_Request request = MPI_REQUEST_NULL;
+    dash::comm::check_mpi(
+        MPI_Ialltoall(in_.data(), n, MPI_BYTE, out_.data(), n, MPI_BYTE, dash::comm::base_comm(), &request),
+        "dash-sim-alltoall: MPI_Ialltoall");
+    // Tested and awaited by polling, at the cost of the library's tests (dash::sim::test_with_cost).
+    auto test = [&] {
+      int done = 0;
+      dash::comm::check_mpi(dash::sim::test_with_cost(&request, &done), "dash-sim-alltoall: MPI_Test");
+      return done != 0;
+    };
+    overlap(test, [&] {
+      while (!test()) {
+      }
+    });
+  }
+
+  // What follows the start call: the computation with the chosen progress, then the end of the collective.
+  template <class Test, class Wait>
+  void overlap(Test&& test, Wait&& wait) {
+    // Read in every mode, alone included: SMPI's MPI_Wtime yields the simulated rank, and that alone moved a paced
+    // schedule's time by 7 % (pairwise at P = 32, 32 KiB: 171 against 182 us), which would pass for overlap.
+    const double computing_until = MPI_Wtime() + compute_seconds_;
+    if (progress_ == Progress::thread) {
+      wait();
+      if (const double left = computing_until - MPI_Wtime(); left > 0) {
+        dash::sim::charge(left / charge_factor_);
+      }
+      return;
+    }
+    bool done = false;
+    for (int piece = 0; compute_seconds_ > 0 && piece < tests_; ++piece) {
+      dash::sim::charge(compute_seconds_ / charge_factor_ / tests_);
+      done = done || test();
+    }
+    if (!done) {
+      wait();
+    }
+  }
+
   std::size_t n_;
   int rank_;
   std::string mpi_algorithm_;  // empty: ours
   dash::comm::Options options_;
   std::vector<std::uint8_t> in_;
   std::vector<std::uint8_t> out_;
+  bool nonblocking_ = false;
+  double compute_seconds_ = 0;
+  double charge_factor_ = 1;
+  Progress progress_ = Progress::manual;
+  int tests_ = 1;
 };
 
 // merge: runs of `n` doubles, sorted; run q of rank r's input holds key(r, q, i) sorted.
@@ -489,6 +585,92 @@ std::pair<int, nlohmann::json> slowest_timeline_of(const Point& point, MPI_Comm 
   return {slowest.rank, nullptr};
 }
 
+// Simulated seconds that dash::sim::charge(1) lasts (smpi/host-speed against the platform's speed), as every rank
+// measures it.
+double measure_charge_factor(MPI_Comm world) {
+  constexpr double probe = 1e-3;
+  double factor = dash::sim::slowest_rank_seconds(world, [] { dash::sim::charge(probe); }) / probe;
+  MPI_Bcast(&factor, 1, MPI_DOUBLE, 0, world);
+  return factor;
+}
+
+// The times of Eq. 7.1 for one contender at one point, on rank 0 (medians of the slowest rank's times), and
+// whether the calls with computation delivered the right data (null: folded, not checked).
+struct OverlapTimes {
+  double comm_s = 0;     // start + wait alone
+  double comm_min_s = 0;
+  double comm_max_s = 0;
+  double compute_s = 0;  // the computation alone
+  dash::sim::PointTimes manual;
+  dash::sim::PointTimes thread;
+  nlohmann::json verified = nullptr;
+};
+
+OverlapTimes measure_overlap(const Arguments& arguments, Exchange& point, bool checkable, MPI_Comm world,
+                             double charge_factor) {
+  const int tests = arguments.tests_per_compute;
+  OverlapTimes times;
+  point.make_nonblocking(0, charge_factor, Progress::manual, tests);
+  point.reset();
+  const dash::sim::PointTimes alone =
+      dash::sim::time_point(world, arguments.warmup, arguments.reps, [&] { point.call(); });
+  times.comm_s = alone.median_s;
+  times.comm_min_s = alone.min_s;
+  times.comm_max_s = alone.max_s;
+  MPI_Bcast(&times.comm_s, 1, MPI_DOUBLE, 0, world);
+  const double compute = times.comm_s;  // balanced: as long as the collective alone
+  times.compute_s = dash::sim::time_point(world, arguments.warmup, arguments.reps, [&] {
+                      dash::sim::charge(compute / charge_factor);
+                    }).median_s;
+  bool correct = true;
+  for (const Progress progress : {Progress::manual, Progress::thread}) {
+    point.make_nonblocking(compute, charge_factor, progress, tests);
+    (progress == Progress::manual ? times.manual : times.thread) =
+        dash::sim::time_point(world, arguments.warmup, arguments.reps, [&] { point.call(); });
+    if (checkable) {
+      point.reset();
+      point.call();
+      correct = dash::sim::correct_everywhere(world, point.verify()) && correct;
+    }
+  }
+  if (checkable) {
+    times.verified = correct;
+  }
+  return times;
+}
+
+// Rank 0's rows of one overlap point: one per kind of progress.
+nlohmann::json overlap_rows(const OverlapTimes& times, const Contender& contender, const std::string& runs, int p,
+                            std::size_t bytes, const Arguments& arguments) {
+  nlohmann::json rows = nlohmann::json::array();
+  for (const Progress progress : {Progress::manual, Progress::thread}) {
+    const dash::sim::PointTimes& total = progress == Progress::manual ? times.manual : times.thread;
+    const double longer = std::max(times.comm_s, times.compute_s);
+    rows.push_back({{"workload", "overlap"},
+                    {"contender", contender.mpi ? "smpi:" + contender.name : contender.name},
+                    {"mpi", contender.mpi},
+                    {"algorithm", runs},
+                    {"window_sends", contender.window_sends},
+                    {"window_receives", contender.window_receives},
+                    {"progress", progress == Progress::manual ? "manual" : "thread"},
+                    {"tests_per_compute", progress == Progress::manual ? arguments.tests_per_compute : 0},
+                    {"p", p},
+                    {"size", bytes},
+                    {"platform", arguments.platform},
+                    {"reps", arguments.reps},
+                    {"median_s", total.median_s},
+                    {"min_s", total.min_s},
+                    {"max_s", total.max_s},
+                    {"t_comm_s", times.comm_s},
+                    {"t_comm_min_s", times.comm_min_s},
+                    {"t_comm_max_s", times.comm_max_s},
+                    {"t_compute_s", times.compute_s},
+                    {"overlap_ratio", longer > 0 ? (times.comm_s + times.compute_s - total.median_s) / longer : 0.0},
+                    {"verified", times.verified}});
+  }
+  return rows;
+}
+
 int run(const Arguments& arguments) {
   const MPI_Comm world = dash::comm::base_comm();
   int rank = 0;
@@ -500,11 +682,14 @@ int run(const Arguments& arguments) {
   int failures = 0;
   bool written = true;
   const bool merge = arguments.workload == WorkloadKind::merge;
-  if (merge) {
-    // Partial consumption merges between tests: they must return when nothing arrived (0.1 us for an idle test,
-    // about what MPI_Testsome on a few requests costs; more for idle tests in a row, smpi_support.hpp).
+  const bool overlap = arguments.workload == WorkloadKind::overlap;
+  if (merge || overlap) {
+    // Partial consumption merges and overlap computes between tests: they must return when nothing arrived (0.1 us
+    // for an idle test, about what MPI_Testsome on a few requests costs; more for idle tests in a row,
+    // smpi_support.hpp).
     dash::sim::poll_with_cost(1e-7);
   }
+  const double charge_factor = overlap ? measure_charge_factor(world) : 1.0;
 
   std::vector<Contender> contenders;
   if (merge) {
@@ -531,7 +716,7 @@ int run(const Arguments& arguments) {
     const std::size_t block_bytes = merge ? n * sizeof(double) : n;
     const std::size_t fold_bytes = dash::sim::fold_threshold();
     const bool checkable = fold_bytes == 0 || block_bytes * p < fold_bytes;
-    const std::string selected = selected_algorithm(block_bytes, world, rank);
+    const std::string selected = selected_algorithm(block_bytes, world, rank);  // the same for ialltoall
 
     for (const Contender& contender : contenders) {
       dash::comm::Options options;
@@ -543,6 +728,25 @@ int run(const Arguments& arguments) {
           options.window_sends = contender.window_sends;
           options.window_receives = contender.window_receives;
         }
+      }
+      if (overlap) {
+        Exchange point(n, rank, size, contender.mpi ? contender.algorithm : std::string(), options);
+        const auto host_start = std::chrono::steady_clock::now();
+        const OverlapTimes times = measure_overlap(arguments, point, checkable, world, charge_factor);
+        failures += times.verified == false ? 1 : 0;
+        if (rank == 0) {
+          for (nlohmann::json row : overlap_rows(times, contender, runs, size, block_bytes, arguments)) {
+            row["host_seconds"] =
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - host_start).count();
+            std::fprintf(stderr, "dash-sim-alltoall: p=%d size=%zu %s (%s, %s progress): T %.6g s, t_comm %.6g s, "
+                         "overlap %.2f\n", size, block_bytes, row["contender"].get<std::string>().c_str(),
+                         runs.c_str(), row["progress"].get<std::string>().c_str(), row["median_s"].get<double>(),
+                         times.comm_s, row["overlap_ratio"].get<double>());
+            measurements.push_back(row);
+          }
+          written = write_results(arguments, size, measurements);
+        }
+        continue;
       }
       std::unique_ptr<Point> point;
       if (merge) {

@@ -106,6 +106,16 @@ void operator delete[](void* memory, std::size_t) noexcept { release(memory); }
 namespace {
 double poll_seconds = 0;  // 0: wait for the first completion
 double idle_poll_seconds = 0;  // what the next idle test charges
+
+// What a test costs when polling with cost: nothing if it completed something, else the idle charge.
+void account_test(bool idle) {
+  if (idle) {
+    idle_poll_seconds = std::clamp(2 * idle_poll_seconds, poll_seconds, 8 * poll_seconds);
+    smpi_execute(idle_poll_seconds);
+  } else {
+    idle_poll_seconds = 0;
+  }
+}
 }  // namespace
 
 extern "C" int __wrap_MPI_Testsome(int count, MPI_Request requests[], int* completed, int indices[],
@@ -114,12 +124,7 @@ extern "C" int __wrap_MPI_Testsome(int count, MPI_Request requests[], int* compl
     return PMPI_Waitsome(count, requests, completed, indices, statuses);
   }
   const int code = PMPI_Testsome(count, requests, completed, indices, statuses);
-  if (code == MPI_SUCCESS && *completed == 0) {
-    idle_poll_seconds = std::clamp(2 * idle_poll_seconds, poll_seconds, 8 * poll_seconds);
-    smpi_execute(idle_poll_seconds);
-  } else {
-    idle_poll_seconds = 0;
-  }
+  account_test(code == MPI_SUCCESS && *completed == 0);
   return code;
 }
 
@@ -167,6 +172,14 @@ UnfoldedAllocations::~UnfoldedAllocations() { fold_bytes = folded_from_; }
 void mark_rank_finished() { rank_finished = true; }
 
 void poll_with_cost(double seconds) { poll_seconds = seconds; }
+
+int test_with_cost(MPI_Request* request, int* done) {
+  const int code = MPI_Test(request, done, MPI_STATUS_IGNORE);
+  if (poll_seconds > 0) {
+    account_test(code == MPI_SUCCESS && *done == 0);
+  }
+  return code;
+}
 
 void charge(double seconds) {
   smpi_execute(seconds);

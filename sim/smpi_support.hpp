@@ -41,6 +41,9 @@ private:
 // waiting for the first completion (0: wait, the default).
 // For drivers whose ranks work while their collectives run (sim/smpi_support.cpp says why).
 void poll_with_cost(double seconds);
+// MPI_Test of one request, charged as the library's tests are (above): for a driver's own requests, e.g. those of
+// SMPI's non-blocking collectives, so that they poll at the same cost as ours.
+int test_with_cost(MPI_Request* request, int* done);
 // Charges this simulated rank `seconds` of computation; the next idle test is again a first one in a row.
 void charge(double seconds);
 // Called once dash::finalize has returned: SMPI may tear its shared malloc down before static caches release

@@ -144,7 +144,8 @@ void NodeWindow::atomic_store_bytes(int rank, std::size_t offset, const void* va
 
 void NodeWindow::compare_and_swap_bytes(int rank, std::size_t offset, const void* desired, const void* expected,
                                         void* found, MPI_Datatype type, std::string_view function) const {
-  check_mpi(MPI_Compare_and_swap(desired, expected, found, type, rank, displacement(offset), rma_),
+  // const_cast: SimGrid's SMPI (3.32) declares the compare buffer without const; MPI-3 and the others with it.
+  check_mpi(MPI_Compare_and_swap(desired, const_cast<void*>(expected), found, type, rank, displacement(offset), rma_),
             function, "MPI_Compare_and_swap");
   flush(rank);
 }
