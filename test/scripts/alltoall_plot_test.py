@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
-"""sim/alltoall_plot.py must draw its two figures from a sim/alltoall_report.py record as valid PNGs and refuse
+"""sim/alltoall_plot.py must draw its figures from a sim/alltoall_report.py record as valid PNGs and refuse
 bad input with exit 2 and a message naming the problem.
 
     alltoall_plot_test.py path/to/sim/alltoall_plot.py
 
 Runs the script (through its shebang: Debian's python3 with python3-matplotlib) on
-docs/results/smpi_alltoall.json and on a small record with the merge workload only, then on damaged records.
+docs/results/smpi_alltoall.json, docs/results/smpi_overlap.json and on small records with the merge or the
+overlap workload only, then on damaged records.
 """
 
 import json
@@ -35,11 +36,30 @@ def merge_row(contender, size, seconds, **extra):
             "median_s": seconds, "merge_threads": 24.0} | extra
 
 
+def overlap_row(contender, size, progress, ratio):
+    return {"workload": "overlap", "contender": contender, "mpi": contender.startswith("smpi:"), "p": 64,
+            "size": size, "median_s": 1e-5, "progress": progress, "overlap_ratio": ratio}
+
+
 def main():
     with tempfile.TemporaryDirectory() as directory:
         result = run(os.path.join(ROOT, "docs", "results", "smpi_alltoall.json"), directory)
         assert result.returncode == 0, result.stderr
         expect_pngs(directory, ("smpi_alltoall_exchange", "smpi_alltoall_merge"))
+        result = run(os.path.join(ROOT, "docs", "results", "smpi_overlap.json"), directory)
+        assert result.returncode == 0, result.stderr
+        expect_pngs(directory, ("smpi_overlap_overlap",))
+
+        record = os.path.join(directory, "overlap_only.json")
+        rows = [overlap_row(contender, size, progress, ratio) for size in (1, 1024, 131072)
+                for contender in ("selected", "smpi:ialltoall")
+                for progress, ratio in (("manual", -0.1 if size == 1 else 0.5), ("thread", 0.99))]
+        with open(record, "w", encoding="utf-8") as file:
+            json.dump({"runs": [{"platform": "test"}], "measurements": rows}, file)
+        result = run(record, directory)
+        assert result.returncode == 0, result.stderr
+        expect_pngs(directory, ("overlap_only_overlap",))
+        assert not os.path.exists(os.path.join(directory, "overlap_only_merge.png")), "no merge rows, no figure"
 
         record = os.path.join(directory, "merge_only.json")
         rows = [merge_row(contender, size, size * factor * 1e-9) for size in (256, 4096, 65536)
@@ -55,7 +75,10 @@ def main():
         damaged = {"no measurements": ({"runs": []}, "no 'measurements' list"),
                    "a missing field": ({"measurements": [{"workload": "merge"}]}, "a row lacks contender"),
                    "a bad time": ({"measurements": [merge_row("partial", 256, -1.0)]},
-                                  "a row has median_s -1.0, not a positive number of seconds")}
+                                  "a row has median_s -1.0, not a positive number of seconds"),
+                   "an overlap row without a ratio": (
+                       {"measurements": [{**overlap_row("selected", 1024, "manual", 0.5), "overlap_ratio": None}]},
+                       "an overlap row lacks progress (manual or thread) or a numeric overlap_ratio")}
         for what, (document, message) in damaged.items():
             path = os.path.join(directory, "damaged.json")
             with open(path, "w", encoding="utf-8") as file:
