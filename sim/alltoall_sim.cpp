@@ -639,6 +639,27 @@ OverlapTimes measure_overlap(const Arguments& arguments, Exchange& point, bool c
   return times;
 }
 
+// The fields of every result row: what ran, where, and the slowest rank's times of `name` (the contender as the
+// tables show it).
+nlohmann::json point_row(const char* workload, const std::string& name, const Contender& contender,
+                         const std::string& runs, int p, std::size_t bytes, const Arguments& arguments,
+                         const dash::sim::PointTimes& times, const nlohmann::json& verified) {
+  return {{"workload", workload},
+          {"contender", name},
+          {"mpi", contender.mpi},
+          {"algorithm", runs},
+          {"window_sends", contender.window_sends},
+          {"window_receives", contender.window_receives},
+          {"p", p},
+          {"size", bytes},
+          {"platform", arguments.platform},
+          {"reps", arguments.reps},
+          {"median_s", times.median_s},
+          {"min_s", times.min_s},
+          {"max_s", times.max_s},
+          {"verified", verified}};
+}
+
 // Rank 0's rows of one overlap point: one per kind of progress.
 nlohmann::json overlap_rows(const OverlapTimes& times, const Contender& contender, const std::string& runs, int p,
                             std::size_t bytes, const Arguments& arguments) {
@@ -646,27 +667,16 @@ nlohmann::json overlap_rows(const OverlapTimes& times, const Contender& contende
   for (const Progress progress : {Progress::manual, Progress::thread}) {
     const dash::sim::PointTimes& total = progress == Progress::manual ? times.manual : times.thread;
     const double longer = std::max(times.comm_s, times.compute_s);
-    rows.push_back({{"workload", "overlap"},
-                    {"contender", contender.mpi ? "smpi:" + contender.name : contender.name},
-                    {"mpi", contender.mpi},
-                    {"algorithm", runs},
-                    {"window_sends", contender.window_sends},
-                    {"window_receives", contender.window_receives},
-                    {"progress", progress == Progress::manual ? "manual" : "thread"},
-                    {"tests_per_compute", progress == Progress::manual ? arguments.tests_per_compute : 0},
-                    {"p", p},
-                    {"size", bytes},
-                    {"platform", arguments.platform},
-                    {"reps", arguments.reps},
-                    {"median_s", total.median_s},
-                    {"min_s", total.min_s},
-                    {"max_s", total.max_s},
-                    {"t_comm_s", times.comm_s},
-                    {"t_comm_min_s", times.comm_min_s},
-                    {"t_comm_max_s", times.comm_max_s},
-                    {"t_compute_s", times.compute_s},
-                    {"overlap_ratio", longer > 0 ? (times.comm_s + times.compute_s - total.median_s) / longer : 0.0},
-                    {"verified", times.verified}});
+    nlohmann::json row = point_row("overlap", contender.mpi ? "smpi:" + contender.name : contender.name, contender,
+                                   runs, p, bytes, arguments, total, times.verified);
+    row["progress"] = progress == Progress::manual ? "manual" : "thread";
+    row["tests_per_compute"] = progress == Progress::manual ? arguments.tests_per_compute : 0;
+    row["t_comm_s"] = times.comm_s;
+    row["t_comm_min_s"] = times.comm_min_s;
+    row["t_comm_max_s"] = times.comm_max_s;
+    row["t_compute_s"] = times.compute_s;
+    row["overlap_ratio"] = longer > 0 ? (times.comm_s + times.compute_s - total.median_s) / longer : 0.0;
+    rows.push_back(row);
   }
   return rows;
 }
@@ -780,27 +790,15 @@ int run(const Arguments& arguments) {
       }
       const auto [slowest_rank, slowest_timeline] = slowest_timeline_of(*point, world, rank);
       if (rank == 0) {
-        nlohmann::json row{{"workload", merge ? "merge" : "exchange"},
-                           {"contender", contender.mpi && !merge ? "smpi:" + contender.name : contender.name},
-                           {"mpi", contender.mpi},
-                           {"algorithm", runs},
-                           {"window_sends", contender.window_sends},
-                           {"window_receives", contender.window_receives},
-                           {"merge_threads", merge ? arguments.merge_threads : 1.0},
-                           {"progress_every_s", merge ? arguments.progress_every : 0.0},
-                           {"p", size},
-                           {"size", block_bytes},
-                           {"platform", arguments.platform},
-                           {"reps", arguments.reps},
-                           {"median_s", times.median_s},
-                           {"min_s", times.min_s},
-                           {"max_s", times.max_s},
-                           {"verified", verified},
-                           {"timeline_rank0", point->timeline()},
-                           {"slowest_rank", slowest_rank},
-                           {"timeline_slowest", slowest_timeline},
-                           {"host_seconds",
-                            std::chrono::duration<double>(std::chrono::steady_clock::now() - host_start).count()}};
+        nlohmann::json row =
+            point_row(merge ? "merge" : "exchange", contender.mpi && !merge ? "smpi:" + contender.name : contender.name,
+                      contender, runs, size, block_bytes, arguments, times, verified);
+        row["merge_threads"] = merge ? arguments.merge_threads : 1.0;
+        row["progress_every_s"] = merge ? arguments.progress_every : 0.0;
+        row["timeline_rank0"] = point->timeline();
+        row["slowest_rank"] = slowest_rank;
+        row["timeline_slowest"] = slowest_timeline;
+        row["host_seconds"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - host_start).count();
         std::fprintf(stderr, "dash-sim-alltoall: p=%d size=%zu %s (%s): %.6g s simulated, %.0f s to simulate\n",
                      size, block_bytes, row["contender"].get<std::string>().c_str(), runs.c_str(),
                      row["median_s"].get<double>(), row["host_seconds"].get<double>());

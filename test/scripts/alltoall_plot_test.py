@@ -36,6 +36,17 @@ def merge_row(contender, size, seconds, **extra):
             "median_s": seconds, "merge_threads": 24.0} | extra
 
 
+def expect_only(directory, name, rows, drawn, absent):
+    """Writes `rows` as the record <name>.json; the script must draw <name>_<drawn>.png and not <name>_<absent>.png."""
+    record = os.path.join(directory, f"{name}.json")
+    with open(record, "w", encoding="utf-8") as file:
+        json.dump({"runs": [{"platform": "test"}], "measurements": rows}, file)
+    result = run(record, directory)
+    assert result.returncode == 0, result.stderr
+    expect_pngs(directory, (f"{name}_{drawn}",))
+    assert not os.path.exists(os.path.join(directory, f"{name}_{absent}.png")), f"no {absent} rows, no figure"
+
+
 def overlap_row(contender, size, progress, ratio):
     return {"workload": "overlap", "contender": contender, "mpi": contender.startswith("smpi:"), "p": 64,
             "size": size, "median_s": 1e-5, "progress": progress, "overlap_ratio": ratio}
@@ -50,27 +61,15 @@ def main():
         assert result.returncode == 0, result.stderr
         expect_pngs(directory, ("smpi_overlap_overlap",))
 
-        record = os.path.join(directory, "overlap_only.json")
         rows = [overlap_row(contender, size, progress, ratio) for size in (1, 1024, 131072)
                 for contender in ("selected", "smpi:ialltoall")
                 for progress, ratio in (("manual", -0.1 if size == 1 else 0.5), ("thread", 0.99))]
-        with open(record, "w", encoding="utf-8") as file:
-            json.dump({"runs": [{"platform": "test"}], "measurements": rows}, file)
-        result = run(record, directory)
-        assert result.returncode == 0, result.stderr
-        expect_pngs(directory, ("overlap_only_overlap",))
-        assert not os.path.exists(os.path.join(directory, "overlap_only_merge.png")), "no merge rows, no figure"
+        expect_only(directory, "overlap_only", rows, "overlap", "merge")
 
-        record = os.path.join(directory, "merge_only.json")
         rows = [merge_row(contender, size, size * factor * 1e-9) for size in (256, 4096, 65536)
                 for contender, factor in (("blocking", 2.0), ("partial", 1.5), ("mpi", 2.5))]
         rows.append(merge_row("partial", 4096, 5e-6, progress_every_s=5e-7))
-        with open(record, "w", encoding="utf-8") as file:
-            json.dump({"runs": [{"platform": "test"}], "measurements": rows}, file)
-        result = run(record, directory)
-        assert result.returncode == 0, result.stderr
-        expect_pngs(directory, ("merge_only_merge",))
-        assert not os.path.exists(os.path.join(directory, "merge_only_exchange.png")), "no exchange rows, no figure"
+        expect_only(directory, "merge_only", rows, "merge", "exchange")
 
         damaged = {"no measurements": ({"runs": []}, "no 'measurements' list"),
                    "a missing field": ({"measurements": [{"workload": "merge"}]}, "a row lacks contender"),
