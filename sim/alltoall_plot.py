@@ -61,8 +61,37 @@ def merge_style(contender, row):
     return {"linestyle": "--" if row["mpi"] else "-", "linewidth": 1.2, "marker": "x", "markersize": 4}
 
 
-def panels(rows, key, outdir, name, title, describe, style_of, footer):
-    """A figure with one panel per value of key(row), a shared legend on the right."""
+def time_panel(style_of):
+    """Draws a panel of time against block size, one line per contender styled by style_of."""
+    def draw(ax, points, colours):
+        draw_lines(ax, points, style_of, colours)
+        plot_style.size_axis(ax, [row["size"] for row in points], "bytes per pair of ranks")
+        plot_style.value_axis(ax, [row["median_s"] for row in points], seconds=True)
+        ax.set_ylabel("time (simulated, slowest rank)")
+    return draw
+
+
+def overlap_panel(ax, points, colours):
+    """Overlap ratio against block size: a contender keeps its colour, manual progress solid, the progress thread
+    dashed, the library's choice bold."""
+    lines = defaultdict(list)
+    for row in points:
+        lines[(row["contender"], row["progress"])].append(row)
+    for (contender, progress), line in lines.items():
+        line.sort(key=lambda row: row["size"])
+        bold = contender == "selected"
+        ax.plot([row["size"] for row in line], [row["overlap_ratio"] for row in line],
+                label=f"{contender}, {'progress thread' if progress == 'thread' else 'manual'}",
+                color="black" if bold else colours[contender], linestyle="--" if progress == "thread" else "-",
+                linewidth=2.0 if bold else 1.1, marker="o" if bold else "x", markersize=4)
+    plot_style.size_axis(ax, [row["size"] for row in points], "bytes per pair of ranks")
+    ax.set_ylim(min(0.0, min(row["overlap_ratio"] for row in points)) - 0.05, 1.05)
+    ax.set_ylabel("overlap ratio (Eq. 7.1)")
+
+
+def panels(rows, key, outdir, name, title, describe, draw, footer, right=0.8):
+    """A figure with one panel per value of key(row), each drawn by draw(ax, rows, colours), a shared legend on
+    the right."""
     groups = defaultdict(list)
     for row in rows:
         groups[key(row)].append(row)
@@ -75,15 +104,12 @@ def panels(rows, key, outdir, name, title, describe, style_of, footer):
         ax.set_visible(False)
     handles = {}
     for ax, (group, points) in zip(axes, sorted(groups.items())):
-        draw_lines(ax, points, style_of, colours)
-        plot_style.size_axis(ax, [row["size"] for row in points], "bytes per pair of ranks")
-        plot_style.value_axis(ax, [row["median_s"] for row in points], seconds=True)
-        ax.set_ylabel("time (simulated, slowest rank)")
+        draw(ax, points, colours)
         ax.set_title(describe(group))
         for handle, label in zip(*ax.get_legend_handles_labels()):
             handles.setdefault(label, handle)
     figure.legend(list(handles.values()), list(handles.keys()), loc="center right", frameon=False)
-    return plot_style.save(figure, title, footer, outdir, name, right=0.8)
+    return plot_style.save(figure, title, footer, outdir, name, right=right)
 
 
 def merge_group(row):
@@ -94,41 +120,6 @@ def describe_merge(group):
     p, threads, progress = group
     text = f"P = {p}, merges by {threads:g} thread" + ("" if threads == 1 else "s")
     return text + (f", tests every {progress * 1e6:.2g} us" if progress else "")
-
-
-def overlap_figure(rows, outdir, name, footer):
-    """Overlap ratio against block size, one panel per P; a contender keeps its colour, manual progress solid,
-    the progress thread dashed."""
-    palette = plot_style.plt.get_cmap("tab10").colors
-    contenders = list(dict.fromkeys(row["contender"] for row in rows))
-    colours = {contender: palette[index % len(palette)] for index, contender in enumerate(contenders)}
-    groups = defaultdict(list)
-    for row in rows:
-        groups[row["p"]].append(row)
-    figure, axes, spare = plot_style.grid(len(groups), columns=2)
-    for ax in spare:
-        ax.set_visible(False)
-    handles = {}
-    for ax, (p, points) in zip(axes, sorted(groups.items())):
-        lines = defaultdict(list)
-        for row in points:
-            lines[(row["contender"], row["progress"])].append(row)
-        for (contender, progress), line in lines.items():
-            line.sort(key=lambda row: row["size"])
-            bold = contender == "selected"
-            ax.plot([row["size"] for row in line], [row["overlap_ratio"] for row in line],
-                    label=f"{contender}, {'progress thread' if progress == 'thread' else 'manual'}",
-                    color="black" if bold else colours[contender], linestyle="--" if progress == "thread" else "-",
-                    linewidth=2.0 if bold else 1.1, marker="o" if bold else "x", markersize=4)
-        plot_style.size_axis(ax, [row["size"] for row in points], "bytes per pair of ranks")
-        ax.set_ylim(min(0.0, min(row["overlap_ratio"] for row in points)) - 0.05, 1.05)
-        ax.set_ylabel("overlap ratio (Eq. 7.1)")
-        ax.set_title(f"P = {p}")
-        for handle, label in zip(*ax.get_legend_handles_labels()):
-            handles.setdefault(label, handle)
-    figure.legend(list(handles.values()), list(handles.keys()), loc="center right", frameon=False)
-    return plot_style.save(figure, "Overlap of a non-blocking all-to-all with as long a computation", footer,
-                           outdir, name, right=0.72)
 
 
 def main():
@@ -145,14 +136,14 @@ def main():
     if exchange:
         written += panels(exchange, lambda row: row["p"], outdir, f"{stem}_exchange",
                           "All-to-all at simulated scale: time against block size", lambda p: f"P = {p}",
-                          exchange_style,
+                          time_panel(exchange_style),
                           [where, "Solid: ours (bold: the library's choice; NAME@W: sliding window W); dashed: SMPI's "
                            "algorithms and its selectors (smpi: ...)."])
     merge = [row for row in rows if row["workload"] == "merge"]
     if merge:
         written += panels(merge, merge_group, outdir, f"{stem}_merge",
                           "All-to-all + merge at simulated scale: time against block size", describe_merge,
-                          merge_style,
+                          time_panel(merge_style),
                           [where, "Bold: blocking exchange, then merge; partial: runs merged as they arrive "
                            "(partial:ALGORITHM@W over that schedule); mpi: MPI_Alltoall, then merge."])
     overlap = [row for row in rows if row["workload"] == "overlap"]
@@ -160,11 +151,13 @@ def main():
         if row.get("progress") not in ("manual", "thread") or not isinstance(row.get("overlap_ratio"), (int, float)):
             fail(f"{path}: an overlap row lacks progress (manual or thread) or a numeric overlap_ratio: {row}")
     if overlap:
-        written += overlap_figure(overlap, outdir, f"{stem}_overlap",
-                                  [where.replace("medians", "overlap ratios from the medians"),
-                                   "Solid: the collective tested while computing (manual progress); dashed: a "
-                                   "progress thread on a spare core. Bold: the library's choice; smpi:ialltoall: "
-                                   "SMPI's MPI_Ialltoall."])
+        written += panels(overlap, lambda row: row["p"], outdir, f"{stem}_overlap",
+                          "Overlap of a non-blocking all-to-all with as long a computation", lambda p: f"P = {p}",
+                          overlap_panel,
+                          [where.replace("medians", "overlap ratios from the medians"),
+                           "Solid: the collective tested while computing (manual progress); dashed: a progress thread "
+                           "on a spare core. Bold: the library's choice; smpi:ialltoall: SMPI's MPI_Ialltoall."],
+                          right=0.72)
     for output in written:
         print(output)
 
